@@ -1,0 +1,93 @@
+#pragma once
+// An experiment file (TOML) as validated structs. Schema: docs/experiment-schema.md.
+// load_experiment() validates every key and throws ConfigError naming the file, the key (or line) and what is allowed.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kbrain {
+
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class Precision { Float, Double };
+const char* to_string(Precision p);
+Precision parse_precision(const std::string& s);  // "float" | "double", else ConfigError
+
+// [network]
+struct NetworkConfig {
+  std::string type = "mesh2d";  // mesh2d | all_to_all | matrix_file | edge_list
+  std::int64_t rows = 0, cols = 0;  // mesh2d
+  std::int64_t cells = 0;           // all_to_all (and the size check of the file types)
+  double conductance = 0.04;        // mesh2d, all_to_all
+  std::filesystem::path file;       // matrix_file, edge_list (resolved relative to the experiment file)
+};
+
+// [cells.g_cal]
+struct GCaLConfig {
+  std::string kind = "constant";  // constant | uniform | file
+  double value = 0.68;            // constant
+  double low = 0.6, high = 0.8;   // uniform in [low, high)
+  std::uint64_t seed = 1;         // uniform
+  std::filesystem::path file;     // file: whitespace-separated, one value per cell
+};
+
+// [stimulus]
+struct StimulusConfig {
+  std::string kind = "reference_pulse";  // reference_pulse | constant | schedule | cell_file
+  double amplitude = 6.0;                // reference_pulse: I_app during [start, stop)
+  std::int64_t start = 20000, stop = 20499;
+  double value = 0.0;                    // constant
+  std::vector<double> schedule;          // schedule: one value per step (steps past the end get 0)
+  std::filesystem::path file;            // schedule (alternative: one value per line) or cell_file (one line per step,
+                                         // one value per cell)
+};
+
+// [record]
+struct RecordConfig {
+  std::vector<std::string> variables = {"v_axon"};  // IO state variable names (models/io/io_state.hpp)
+  std::vector<std::int64_t> cells;                   // empty + all_cells=false => none
+  bool all_cells = false;                            // cells = "all"
+  std::int64_t every = 1;                            // sample every k steps
+  bool csv = true;
+  bool binary = false;
+  bool spikes = true;
+  double spike_threshold = -20.0;
+};
+
+// [compare] — used by `kbrain compare`
+struct CompareConfig {
+  std::vector<std::string> backends;                 // empty => all compiled-in
+  std::vector<std::int64_t> sizes;                   // mesh2d: side lengths (rows = cols = size); others: cells
+  std::int64_t max_slow_cell_steps = 2'000'000'000;  // serial budget: fewer steps beyond it (table says so)
+  std::int64_t probe_cells = 16;                     // cells whose V_axon is compared against serial double
+  std::vector<std::string> precisions = {"float", "double"};
+};
+
+struct ExperimentConfig {
+  std::filesystem::path source;  // the TOML file
+  std::string name;
+  std::string description;
+  std::string model = "io";               // only "io" in this version
+  std::string parameter_set = "reference";
+  std::string gate_step = "reference";    // reference (literal 0.05 in the fast-K gates) | corrected (dt)
+  std::vector<std::pair<std::string, double>> parameter_overrides;  // [model.parameters] key = value
+  double dt = 0.05;                       // ms
+  std::int64_t steps = 0;
+  Precision precision = Precision::Double;
+  std::string backend;                    // default backend for `kbrain run` ("" => first compiled-in)
+  NetworkConfig network;
+  GCaLConfig g_cal;
+  StimulusConfig stimulus;
+  RecordConfig record;
+  CompareConfig compare;
+};
+
+ExperimentConfig load_experiment(const std::filesystem::path& file);
+ExperimentConfig parse_experiment(const std::string& toml_text, const std::filesystem::path& source_name);
+
+}  // namespace kbrain

@@ -1,0 +1,66 @@
+#pragma once
+// Streams chosen state variables of chosen cells every k steps to CSV and/or a compact binary file
+// (format in docs/output-formats.md). Data is flushed as the run goes: an interrupted run keeps what it wrote.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace kbrain {
+
+struct TraceSpec {
+  std::vector<std::string> variables;   // names, in output order
+  std::vector<std::int64_t> cells;      // cell ids, in output order
+  std::int64_t every = 1;
+  double dt_ms = 0.05;
+  bool csv = true, binary = false;
+  bool single_precision = false;        // binary payload float32 instead of float64
+};
+
+class TraceRecorder {
+ public:
+  // Creates <dir>/trace.csv and/or <dir>/trace.kbt. Throws std::runtime_error if a file cannot be created.
+  TraceRecorder(const std::filesystem::path& dir, const TraceSpec& spec);
+  ~TraceRecorder();
+  bool wants(std::int64_t step) const { return step % spec_.every == 0; }
+  // values: variables.size() * cells.size(), variable-major (values[v * ncells + c]); `step` = updates done.
+  void record(std::int64_t step, const double* values);
+  void flush();
+  void close();  // flush and close; the binary header gets the final sample count
+  const TraceSpec& spec() const { return spec_; }
+
+ private:
+  TraceSpec spec_;
+  std::ofstream csv_, bin_;
+  std::int64_t samples_ = 0;
+  std::int64_t since_flush_ = 0;
+  std::filesystem::path bin_path_;
+};
+
+// Spikes as CSV rows "step,cell" in (step, cell) order.
+class SpikeRecorder {
+ public:
+  explicit SpikeRecorder(const std::filesystem::path& csv_file);
+  // events sorted by (step, cell)
+  void record(const std::vector<std::pair<std::int64_t, std::int64_t>>& events);
+  void close();
+  std::int64_t count() const { return count_; }
+
+ private:
+  std::ofstream out_;
+  std::int64_t count_ = 0;
+};
+
+// Reading back the binary trace (tests, tools).
+struct TraceFile {
+  std::vector<std::string> variables;
+  std::vector<std::int64_t> cells;
+  std::int64_t every = 1;
+  double dt_ms = 0;
+  std::vector<std::int64_t> steps;   // per sample
+  std::vector<double> values;        // samples * variables * cells, sample-major then variable-major
+};
+TraceFile read_binary_trace(const std::filesystem::path& file);
+
+}  // namespace kbrain

@@ -1,0 +1,63 @@
+#pragma once
+// Gap-junction current of one cell: I_c = sum_i g_i * (0.8*exp(-dV_i^2/100) + 0.2) * dV_i, dV_i = V_d - V_d,i,
+// summed over the cell's incoming junctions in a fixed order (so every backend adds in the same order).
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/kokkos_compat.hpp"
+#include "models/io/io_state.hpp"
+
+namespace kbrain::io {
+
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real gap_term(Real g, Real dv) {
+  return g * (Real(0.8) * kx::exp(-(dv * dv) / Real(100)) + Real(0.2)) * dv;
+}
+
+// General networks: CSR of incoming junctions (sources of cell i are sources[offsets[i] .. offsets[i+1])).
+// Conductance per junction, or one constant when `g` is empty.
+template <class Real, class Mem>
+struct CsrGapJunctions {
+  Kokkos::View<const std::int64_t*, Mem> offsets;
+  Kokkos::View<const std::int32_t*, Mem> sources;
+  Kokkos::View<const Real*, Mem> g;  // extent 0 => g_const
+  Real g_const = Real(0);
+
+  KOKKOS_INLINE_FUNCTION Real current(int i, Real vd, const StateView<Real, Mem>& s) const {
+    Real ic = 0;
+    const std::int64_t b = offsets(i), e = offsets(i + 1);
+    if (g.extent(0) == 0) {
+      for (std::int64_t k = b; k < e; ++k) ic += gap_term(g_const, vd - s(V_DEND, sources(k)));
+    } else {
+      for (std::int64_t k = b; k < e; ++k) ic += gap_term(g(k), vd - s(V_DEND, sources(k)));
+    }
+    return ic;
+  }
+};
+
+// 2-D rows x cols mesh, 8 neighbours, neighbours computed from the index (no connectivity traffic).
+// Order: (-1,-1) (-1,0) (-1,+1) (0,-1) (0,+1) (+1,-1) (+1,0) (+1,+1) — the same order mesh2d's CSR uses.
+// A missing neighbour (border) contributes nothing, exactly as padding with the cell's own V_d.
+template <class Real, class Mem>
+struct MeshGapJunctions {
+  int rows = 0, cols = 0;
+  Real g = Real(0.04);
+
+  KOKKOS_INLINE_FUNCTION Real current(int i, Real vd, const StateView<Real, Mem>& s) const {
+    const int r = i / cols, c = i - r * cols;
+    Real ic = 0;
+    for (int dr = -1; dr <= 1; ++dr) {
+      const int rr = r + dr;
+      if (rr < 0 || rr >= rows) continue;
+      for (int dc = -1; dc <= 1; ++dc) {
+        const int cc = c + dc;
+        if ((dr == 0 && dc == 0) || cc < 0 || cc >= cols) continue;
+        ic += gap_term(g, vd - s(V_DEND, rr * cols + cc));
+      }
+    }
+    return ic;
+  }
+};
+
+}  // namespace kbrain::io

@@ -1,0 +1,183 @@
+#pragma once
+// One forward-Euler step n -> n+1 of every IO cell (docs/models/inferior-olive.md). All right-hand sides read the
+// step-n state in `cur`; gates are advanced first and each voltage uses the new gates with the old voltages.
+// Results go to `next`. Optionally detects upward crossings of V_axon through a threshold (spikes).
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/kokkos_compat.hpp"
+#include "models/io/io_parameters.hpp"
+#include "models/io/io_state.hpp"
+
+namespace kbrain::io {
+
+// Constants converted once to the working precision.
+template <class Real>
+struct IoConstants {
+  Real c_m, g_na_s, g_kdr_s, g_k_s, g_ls, g_k_ca, g_cah, g_ld, g_h, g_na_a, g_k_a, g_la;
+  Real g_int_p1d, g_int_p1, g_int_p2d, g_int_p2;  // G_INT/(1-P1), G_INT/P1, G_INT/(1-P2), G_INT/P2
+  Real v_na, v_k, v_ca, v_h, v_l;
+  Real dt, dt_fast_k;  // dt_fast_k: literal 0.05 (reference) or dt (corrected)
+
+  static IoConstants make(const IoParameters& p) {
+    IoConstants c;
+    c.c_m = Real(p.c_m);
+    c.g_na_s = Real(p.g_na_s); c.g_kdr_s = Real(p.g_kdr_s); c.g_k_s = Real(p.g_k_s); c.g_ls = Real(p.g_ls);
+    c.g_k_ca = Real(p.g_k_ca); c.g_cah = Real(p.g_cah); c.g_ld = Real(p.g_ld); c.g_h = Real(p.g_h);
+    c.g_na_a = Real(p.g_na_a); c.g_k_a = Real(p.g_k_a); c.g_la = Real(p.g_la);
+    c.g_int_p1d = Real(p.g_int / (1 - p.p1));
+    c.g_int_p1 = Real(p.g_int / p.p1);
+    c.g_int_p2d = Real(p.g_int / (1 - p.p2));
+    c.g_int_p2 = Real(p.g_int / p.p2);
+    c.v_na = Real(p.v_na); c.v_k = Real(p.v_k); c.v_ca = Real(p.v_ca); c.v_h = Real(p.v_h); c.v_l = Real(p.v_l);
+    c.dt = Real(p.dt);
+    c.dt_fast_k = p.gate_mode == GateStepMode::Reference ? Real(0.05) : Real(p.dt);
+    return c;
+  }
+};
+
+// Spike events found during one step, appended with an atomic counter; the host drains them (sorted) later.
+template <class Mem>
+struct SpikeSink {
+  Kokkos::View<int, Mem> count;            // number of events appended so far (may exceed capacity)
+  Kokkos::View<int* [2], Mem> events;      // (step, cell); extent 0 => detection off
+};
+
+template <class ExecSpace, class Real, class GapJunctions>
+struct IoStepFunctor {
+  using Mem = typename ExecSpace::memory_space;
+  StateView<Real, Mem> cur, next;
+  Kokkos::View<const Real*, Mem> g_cal;      // per cell
+  Kokkos::View<const Real*, Mem> i_app_cell;  // per cell, this step (extent 0 => none)
+  GapJunctions gap;
+  IoConstants<Real> c;
+  Real i_app = 0;          // applied to every dendrite this step
+  SpikeSink<Mem> spikes;
+  Real spike_threshold = Real(-20);
+  int step = 0;            // index n+1 written into spike events
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    using kx::exp;
+    const Real one = 1;
+    const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i), va = cur(V_AXON, i);
+
+    // ---------------- dendrite ----------------
+    const Real i_c = gap.current(i, vd, cur);
+    const Real q_inf = one / (one + exp((vd + Real(80)) / Real(4)));
+    const Real tau_q = one / (exp(Real(-0.086) * vd - Real(14.6)) + exp(Real(0.070) * vd - Real(1.87)));
+    const Real q = cur(Q_H, i) + c.dt * ((q_inf - cur(Q_H, i)) / tau_q);
+
+    const Real a_r = Real(1.7) / (one + exp(-(vd - Real(5)) / Real(13.9)));
+    const Real b_r = Real(0.02) * (vd + Real(8.5)) / (exp((vd + Real(8.5)) / Real(5)) - one);
+    const Real r_inf = a_r / (a_r + b_r);
+    const Real tau_r = Real(5) / (a_r + b_r);
+    const Real r = cur(R_CAH, i) + c.dt * ((r_inf - cur(R_CAH, i)) / tau_r);
+
+    const Real ca_old = cur(CA_CONC, i);
+    const Real a_s_raw = Real(0.00002) * ca_old;
+    const Real a_s = a_s_raw < Real(0.01) ? a_s_raw : Real(0.01);
+    const Real b_s = Real(0.015);
+    const Real s_inf = a_s / (a_s + b_s);
+    const Real tau_s = one / (a_s + b_s);
+    const Real s = cur(S_KCA, i) + c.dt * ((s_inf - cur(S_KCA, i)) / tau_s);
+
+    const Real ca = ca_old + c.dt * (Real(-3) * cur(I_CAH, i) - Real(0.075) * ca_old);
+
+    const Real i_sd = c.g_int_p1d * (vd - vs);
+    const Real i_cah = c.g_cah * r * r * (vd - c.v_ca);
+    const Real i_kca = c.g_k_ca * s * (vd - c.v_k);
+    const Real i_ld = c.g_ld * (vd - c.v_l);
+    const Real i_h = c.g_h * q * (vd - c.v_h);
+    Real i_app_here = i_app;
+    if (i_app_cell.extent(0) != 0) i_app_here += i_app_cell(i);
+    const Real dvd = (-(i_cah + i_sd + i_ld + i_kca + i_c + i_h) + i_app_here) / c.c_m;
+
+    next(V_DEND, i) = vd + c.dt * dvd;
+    next(R_CAH, i) = r;
+    next(S_KCA, i) = s;
+    next(Q_H, i) = q;
+    next(CA_CONC, i) = ca;
+    next(I_CAH, i) = i_cah;
+
+    // ---------------- soma ----------------
+    const Real k_inf = one / (one + exp(-(vs + Real(61)) / Real(4.2)));
+    const Real l_inf = one / (one + exp((vs + Real(85.5)) / Real(8.5)));
+    const Real tau_l = Real(20) * exp((vs + Real(160)) / Real(30)) / (one + exp((vs + Real(84)) / Real(7.3))) + Real(35);
+    const Real k = cur(K_CAL, i) + c.dt * (k_inf - cur(K_CAL, i));  // tau_k = 1
+    const Real l = cur(L_CAL, i) + c.dt * ((l_inf - cur(L_CAL, i)) / tau_l);
+
+    const Real m = one / (one + exp((Real(-30) - vs) / Real(5.5)));
+    const Real h_inf = one / (one + exp((Real(-70) - vs) / Real(-5.8)));
+    const Real tau_h = Real(3) * exp((Real(-40) - vs) / Real(33));
+    const Real h = cur(H_NA, i) + c.dt * ((h_inf - cur(H_NA, i)) / tau_h);
+
+    const Real n_inf = one / (one + exp((Real(-3) - vs) / Real(10)));
+    const Real p_inf = one / (one + exp((Real(-51) - vs) / Real(-12)));
+    const Real tau_n = Real(5) + Real(47) * exp(-(Real(-50) - vs) / Real(900));
+    const Real n = cur(N_KDR, i) + c.dt * ((n_inf - cur(N_KDR, i)) / tau_n);
+    const Real p = cur(P_KDR, i) + c.dt * ((p_inf - cur(P_KDR, i)) / tau_n);
+
+    const Real a_xs = Real(0.13) * (vs + Real(25)) / (one - exp(-(vs + Real(25)) / Real(10)));
+    const Real b_xs = Real(1.69) * exp(Real(-0.0125) * (vs + Real(35)));
+    const Real x_inf_s = a_xs / (a_xs + b_xs);
+    const Real tau_xs = one / (a_xs + b_xs);
+    const Real x_s = cur(X_KS, i) + c.dt_fast_k * ((x_inf_s - cur(X_KS, i)) / tau_xs);
+
+    const Real i_ds = c.g_int_p1 * (vs - vd);
+    const Real k3 = k * k * k;
+    const Real i_cal = g_cal(i) * k3 * l * (vs - c.v_ca);
+    const Real m3 = m * m * m;
+    const Real i_na_s = c.g_na_s * m3 * h * (vs - c.v_na);
+    const Real i_ls = c.g_ls * (vs - c.v_l);
+    const Real n2 = n * n;
+    const Real i_kdr = c.g_kdr_s * (n2 * n2) * (vs - c.v_k);
+    const Real xs2 = x_s * x_s;
+    const Real i_ks = c.g_k_s * (xs2 * xs2) * (vs - c.v_k);
+    const Real i_as = c.g_int_p2d * (vs - va);
+    const Real dvs = (-(i_cal + i_ds + i_as + i_na_s + i_ls + i_kdr + i_ks)) / c.c_m;
+
+    next(V_SOMA, i) = vs + c.dt * dvs;
+    next(K_CAL, i) = k;
+    next(L_CAL, i) = l;
+    next(H_NA, i) = h;
+    next(N_KDR, i) = n;
+    next(P_KDR, i) = p;
+    next(X_KS, i) = x_s;
+
+    // ---------------- axon hillock ----------------
+    const Real m_a = one / (one + exp((Real(-30) - va) / Real(5.5)));
+    const Real h_inf_a = one / (one + exp((Real(-60) - va) / Real(-5.8)));
+    const Real tau_h_a = Real(1.5) * exp((Real(-40) - va) / Real(33));
+    const Real h_a = cur(H_NA_A, i) + c.dt * ((h_inf_a - cur(H_NA_A, i)) / tau_h_a);
+
+    const Real a_xa = Real(0.13) * (va + Real(25)) / (one - exp(-(va + Real(25)) / Real(10)));
+    const Real b_xa = Real(1.69) * exp(Real(-0.0125) * (va + Real(35)));
+    const Real x_inf_a = a_xa / (a_xa + b_xa);
+    const Real tau_xa = one / (a_xa + b_xa);
+    const Real x_a = cur(X_KA, i) + c.dt_fast_k * ((x_inf_a - cur(X_KA, i)) / tau_xa);
+
+    const Real m_a3 = m_a * m_a * m_a;
+    const Real i_na_a = c.g_na_a * m_a3 * h_a * (va - c.v_na);
+    const Real i_la = c.g_la * (va - c.v_l);
+    const Real i_sa = c.g_int_p2 * (va - vs);
+    const Real xa2 = x_a * x_a;
+    const Real i_k_a = c.g_k_a * (xa2 * xa2) * (va - c.v_k);
+    const Real dva = (-(i_k_a + i_sa + i_la + i_na_a)) / c.c_m;
+    const Real va_new = va + c.dt * dva;
+
+    next(V_AXON, i) = va_new;
+    next(H_NA_A, i) = h_a;
+    next(X_KA, i) = x_a;
+
+    if (spikes.events.extent(0) != 0 && va < spike_threshold && va_new >= spike_threshold) {
+      const int slot = Kokkos::atomic_fetch_add(&spikes.count(), 1);
+      if (slot < static_cast<int>(spikes.events.extent(0))) {
+        spikes.events(slot, 0) = step;
+        spikes.events(slot, 1) = i;
+      }
+    }
+  }
+};
+
+}  // namespace kbrain::io

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the system packages kbrain builds with (Debian/Ubuntu, apt-get) and obtains Kokkos.
+# Idempotent: does nothing that is already done. Run as root or with sudo available.
+#   KBRAIN_DEPS_DIR  where the patched Kokkos source is cached (default: <repo>/.deps)
+#   KBRAIN_SKIP_APT=1  skip apt-get entirely (e.g. on the GPU machine, which has no network)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+packages=(cmake g++ make pkg-config libfmt-dev libtomlplusplus-dev doctest-dev libbenchmark-dev
+          libcli11-dev librandom123-dev dpkg-dev xz-utils)
+
+missing=()
+if [ "${KBRAIN_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "[setup] installing: ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  fi
+fi
+
+"$here/scripts/fetch_kokkos.sh"
