@@ -32,3 +32,23 @@ int concurrency() {
 inline constexpr int kokkos_version = KOKKOS_VERSION;
 
 }  // namespace kbrain::kx
+
+namespace kbrain::kx {
+
+// Kokkos::initialize with a thread count / device id (-1 = Kokkos' default): InitArguments (3.x) vs
+// InitializationSettings (4.0+).
+inline void initialize(int num_threads, int device_id) {
+#if KOKKOS_VERSION >= 40000
+  Kokkos::InitializationSettings s;
+  if (num_threads > 0) s.set_num_threads(num_threads);
+  if (device_id >= 0) s.set_device_id(device_id);
+  Kokkos::initialize(s);
+#else
+  Kokkos::InitArguments a;
+  a.num_threads = num_threads;
+  a.device_id = device_id;
+  Kokkos::initialize(a);
+#endif
+}
+
+}  // namespace kbrain::kx

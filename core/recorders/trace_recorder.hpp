@@ -1,6 +1,7 @@
 #pragma once
 // Streams chosen state variables of chosen cells every k steps to CSV and/or a compact binary file
 // (format in docs/output-formats.md). Data is flushed as the run goes: an interrupted run keeps what it wrote.
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -35,6 +36,7 @@ class TraceRecorder {
   std::ofstream csv_, bin_;
   std::int64_t samples_ = 0;
   std::int64_t since_flush_ = 0;
+  std::chrono::steady_clock::time_point last_flush_{};  // wall time of the last flush
   std::filesystem::path bin_path_;
 };
 

@@ -1,0 +1,93 @@
+// Google Benchmark: the IO step per backend, float/double, mesh 64^2 ... 2048^2 cells (4K ... 4M), mesh kernel and
+// CSR kernel; plus the device copy bandwidth measured in the same process, so effective GB/s of the step can be read
+// as a fraction of what the memory system delivers.
+//   ns_per_cell_step   time per cell per step
+//   bytes_per_second   bytes the step must move (bench/io_step_bytes.hpp) / time
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "backends/registry.hpp"
+#include "bench/io_step_bytes.hpp"
+#include "core/network/gap_network.hpp"
+#include "models/io/io_simulation.hpp"
+
+namespace {
+
+using namespace kbrain;
+
+constexpr int kStepsPerIteration = 10;
+
+template <class Backend, class Real>
+void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel) {
+  const GapNetwork net = make_mesh2d(side, side, 0.04);
+  std::vector<double> g_cal(net.cells);
+  for (std::int64_t i = 0; i < net.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 97) / 97.0;
+  io::IoSimulation<Backend, Real> sim(io::IoParameters{}, net, g_cal, mesh_kernel);
+  for (int n = 0; n < 20; ++n) sim.step(0.0);  // warm-up
+  sim.fence();
+  for (auto _ : state) {
+    for (int n = 0; n < kStepsPerIteration; ++n) sim.step(n == 0 ? 6.0 : 0.0);
+    sim.fence();
+  }
+  const double cell_steps = double(net.cells) * kStepsPerIteration;
+  state.counters["cells"] = double(net.cells);
+  state.counters["ns_per_cell_step"] =
+      benchmark::Counter(cell_steps * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.SetBytesProcessed(static_cast<std::int64_t>(io::bench::io_step_bytes(net, sizeof(Real), mesh_kernel) *
+                                                    kStepsPerIteration * double(state.iterations())));
+}
+
+template <class Backend>
+void bm_copy(benchmark::State& state, std::int64_t bytes) {
+  using Mem = typename Backend::memory_space;
+  using Exec = typename Backend::execution_space;
+  const std::int64_t n = bytes / sizeof(double);
+  Kokkos::View<double*, Mem> a("copy_a", n), b("copy_b", n);
+  Kokkos::deep_copy(a, 1.0);
+  for (auto _ : state) {
+    Kokkos::parallel_for("kbrain::bench::copy", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t i) { b(i) = a(i); });
+    Exec().fence();
+  }
+  state.SetBytesProcessed(2 * n * sizeof(double) * state.iterations());  // read + write
+}
+
+template <class Backend>
+void register_backend() {
+  const std::string b = Backend::name;
+  // Serial/OpenMP stop at 1M cells (a 4M-cell serial step takes seconds); CUDA goes to 4M.
+  std::vector<std::int64_t> sides = {64, 256, 1024};
+  if (Backend::is_gpu) sides.push_back(2048);
+  for (auto side : sides)
+    for (bool mesh : {true, false}) {
+      const std::string tag = std::to_string(side) + "x" + std::to_string(side) + (mesh ? "/mesh" : "/csr");
+      benchmark::RegisterBenchmark(("io_step/" + b + "/float/" + tag).c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, mesh); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+      benchmark::RegisterBenchmark(("io_step/" + b + "/double/" + tag).c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, side, mesh); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  benchmark::RegisterBenchmark(("copy_bandwidth/" + b + "/256MiB").c_str(),
+                               [](benchmark::State& s) { bm_copy<Backend>(s, std::int64_t(256) << 20); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  for_each_backend([](auto tag) { register_backend<typename decltype(tag)::type>(); });
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

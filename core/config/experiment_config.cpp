@@ -1,0 +1,374 @@
+// TOML experiment files -> ExperimentConfig. Schema and error format: docs/experiment-schema.md.
+#include "core/config/experiment_config.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <system_error>
+
+#include "core/config/toml_reader.hpp"
+
+namespace kbrain {
+
+const char* to_string(Precision p) { return p == Precision::Float ? "float" : "double"; }
+
+Precision parse_precision(const std::string& s) {
+  if (s == "float") return Precision::Float;
+  if (s == "double") return Precision::Double;
+  throw ConfigError(fmt::format("precision must be \"float\" or \"double\" (got \"{}\")", s));
+}
+
+namespace {
+
+using config_detail::describe;
+using config_detail::join;
+using config_detail::TableReader;
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kModels = {"io"};
+const std::vector<std::string> kParameterSets = {"reference"};
+const std::vector<std::string> kGateSteps = {"reference", "corrected"};
+const std::vector<std::string> kPrecisions = {"float", "double"};
+const std::vector<std::string> kBackends = {"serial", "openmp", "cuda"};
+const std::vector<std::string> kNetworkTypes = {"mesh2d", "all_to_all", "matrix_file", "edge_list"};
+const std::vector<std::string> kGCaLKinds = {"constant", "uniform", "file"};
+const std::vector<std::string> kStimulusKinds = {"reference_pulse", "constant", "schedule", "cell_file"};
+const std::vector<std::string> kVariables = {"v_dend", "r", "s", "q",   "ca", "i_cah", "v_soma", "k",
+                                             "l",      "h", "n", "p",   "x_s", "v_axon", "h_a",   "x_a"};
+const std::vector<std::string> kParameters = {"c_m",  "g_na_s", "g_kdr_s", "g_k_s", "g_ls", "g_k_ca", "g_cah",
+                                              "g_ld", "g_h",    "g_na_a",  "g_k_a", "g_la", "p1",     "p2",
+                                              "g_int", "v_na",  "v_k",     "v_ca",  "v_h",  "v_l"};
+// Cell indices are 32-bit in the network CSR (core/network/gap_network.hpp).
+constexpr std::int64_t kMaxCells = std::numeric_limits<std::int32_t>::max();
+
+enum class Bound { Any, NonNegative, Positive };
+
+double read_number(TableReader& t, std::string_view key, std::optional<double> fallback, Bound bound) {
+  const char* requirement = bound == Bound::Positive ? "a number > 0" : bound == Bound::NonNegative ? "a number >= 0"
+                                                                                                   : "a number";
+  std::optional<double> v = t.get_number(key);
+  if (!v) {
+    if (fallback) return *fallback;
+    t.fail_missing(key, requirement);
+  }
+  if ((bound == Bound::Positive && !(*v > 0)) || (bound == Bound::NonNegative && !(*v >= 0)))
+    t.fail(key, fmt::format("must be {} (got {})", requirement, *v));
+  return *v;
+}
+
+std::int64_t read_integer(TableReader& t, std::string_view key, std::optional<std::int64_t> fallback,
+                          std::int64_t min, std::int64_t max = std::numeric_limits<std::int64_t>::max()) {
+  std::optional<std::int64_t> v = t.get_integer(key);
+  if (!v) {
+    if (fallback) return *fallback;
+    t.fail_missing(key, fmt::format("an integer >= {}", min));
+  }
+  if (*v < min) t.fail(key, fmt::format("must be an integer >= {} (got {})", min, *v));
+  if (*v > max) t.fail(key, fmt::format("must be an integer <= {} (got {})", max, *v));
+  return *v;
+}
+
+bool read_bool(TableReader& t, std::string_view key, bool fallback) { return t.get_bool(key).value_or(fallback); }
+
+// A file named by `key`, resolved against the experiment file's directory; it must exist.
+fs::path read_existing_file(TableReader& t, std::string_view key, const fs::path& base_dir) {
+  const std::string name = t.require_string(key, "a file path, relative to the experiment file's directory");
+  if (name.empty()) t.fail(key, "must not be empty (a file path, relative to the experiment file's directory)");
+  fs::path resolved = fs::path(name).is_absolute() ? fs::path(name) : (base_dir / name);
+  resolved = resolved.lexically_normal();
+  std::error_code ec;
+  const fs::file_status status = fs::status(resolved, ec);
+  if (!fs::exists(status))
+    t.fail(key, fmt::format("names \"{}\", which does not exist (resolved to {}; relative paths are taken from "
+                            "the experiment file's directory)",
+                            name, resolved.string()));
+  if (fs::is_directory(status))
+    t.fail(key, fmt::format("names \"{}\", which is a directory, not a file (resolved to {})", name,
+                            resolved.string()));
+  return resolved;
+}
+
+// Elements of array `key` (absent => nullopt), each checked by `element(node, "key[i]")`.
+template <class T, class ElementFn>
+std::optional<std::vector<T>> read_list(TableReader& t, std::string_view key, std::string_view expected,
+                                        ElementFn element) {
+  const toml::array* array = t.get_array(key, expected);
+  if (!array) return std::nullopt;
+  std::vector<T> out;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const toml::node& node = *array->get(i);
+    const std::string path = fmt::format("{}[{}]", t.key_path(key), i);
+    T value = element(node, path);
+    if (std::find(out.begin(), out.end(), value) != out.end())
+      t.fail_at(node, path, fmt::format("repeats the value {} listed earlier in {}", describe(node), t.key_path(key)));
+    out.push_back(std::move(value));
+  }
+  return out;
+}
+
+std::optional<std::vector<std::string>> read_choice_list(TableReader& t, std::string_view key,
+                                                         const std::vector<std::string>& allowed) {
+  const std::string expected = fmt::format("an array of strings, each one of {}", join(allowed));
+  return read_list<std::string>(t, key, expected, [&](const toml::node& node, const std::string& path) {
+    if (!node.is_string()) t.fail_at(node, path, fmt::format("must be a string (got {})", describe(node)));
+    const std::string value = node.as_string()->get();
+    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+      t.fail_at(node, path, fmt::format("must be one of {} (got \"{}\")", join(allowed), value));
+    return value;
+  });
+}
+
+std::optional<std::vector<std::int64_t>> read_integer_list(TableReader& t, std::string_view key, std::int64_t min,
+                                                           std::int64_t max, const std::string& range_note) {
+  const std::string expected = fmt::format("an array of integers >= {}", min);
+  return read_list<std::int64_t>(t, key, expected, [&](const toml::node& node, const std::string& path) {
+    if (!node.is_integer()) t.fail_at(node, path, fmt::format("must be an integer (got {})", describe(node)));
+    const std::int64_t value = node.as_integer()->get();
+    if (value < min || value > max) t.fail_at(node, path, fmt::format("= {} is out of range: {}", value, range_note));
+    return value;
+  });
+}
+
+void check_parameter_value(TableReader& t, const std::string& key, double value) {
+  if (key == "c_m" && !(value > 0)) t.fail(key, fmt::format("must be > 0 (got {})", value));
+  if ((key == "p1" || key == "p2") && !(value > 0 && value < 1))
+    t.fail(key, fmt::format("must be in (0, 1) (got {})", value));
+  if ((key.rfind("g_", 0) == 0) && !(value >= 0)) t.fail(key, fmt::format("must be >= 0 (got {})", value));
+}
+
+void read_model(TableReader& root, ExperimentConfig& cfg) {
+  std::optional<TableReader> model = root.get_table("model");
+  if (!model) return;
+  cfg.model = model->get_choice("kind", kModels, std::string("io"));
+  cfg.parameter_set = model->get_choice("parameter_set", kParameterSets, std::string("reference"));
+  cfg.gate_step = model->get_choice("gate_step", kGateSteps, std::string("reference"));
+  if (std::optional<TableReader> params = model->get_table("parameters")) {
+    for (const auto& entry : params->entries_in_file_order()) {
+      if (std::find(kParameters.begin(), kParameters.end(), entry.key) == kParameters.end())
+        params->fail(entry.key, fmt::format("is not an IO model parameter; [model.parameters] keys must be one of {}",
+                                            join(kParameters)));
+      const double value = *params->get_number(entry.key);
+      check_parameter_value(*params, entry.key, value);
+      cfg.parameter_overrides.emplace_back(entry.key, value);
+    }
+  }
+  model->reject_unknown_keys();
+}
+
+void read_simulation(TableReader& root, ExperimentConfig& cfg) {
+  std::optional<TableReader> sim = root.get_table("simulation");
+  if (!sim) root.fail_missing("simulation", "a table [simulation] with at least steps");
+  cfg.dt = read_number(*sim, "dt", 0.05, Bound::Positive);
+  cfg.steps = read_integer(*sim, "steps", std::nullopt, 1);
+  cfg.precision = parse_precision(sim->get_choice("precision", kPrecisions, std::string("double")));
+  if (sim->has("backend")) cfg.backend = sim->get_choice("backend", kBackends, std::nullopt);
+  sim->reject_unknown_keys();
+}
+
+void read_network(TableReader& root, ExperimentConfig& cfg, const fs::path& base_dir) {
+  std::optional<TableReader> net = root.get_table("network");
+  if (!net) root.fail_missing("network", "a table [network] with a type");
+  NetworkConfig& n = cfg.network;
+  n.type = net->get_choice("type", kNetworkTypes, std::nullopt);
+  if (n.type == "mesh2d") {
+    n.rows = read_integer(*net, "rows", std::nullopt, 1, kMaxCells);
+    n.cols = read_integer(*net, "cols", std::nullopt, 1, kMaxCells);
+    if (n.rows > kMaxCells / n.cols)
+      net->fail("cols", fmt::format("gives network.rows * network.cols = {} * {} cells, more than the {} supported",
+                                    n.rows, n.cols, kMaxCells));
+    n.cells = n.rows * n.cols;
+  } else if (n.type == "all_to_all") {
+    n.cells = read_integer(*net, "cells", std::nullopt, 1, kMaxCells);
+  } else {
+    n.file = read_existing_file(*net, "file", base_dir);
+    n.cells = read_integer(*net, "cells", std::int64_t{0}, 1, kMaxCells);
+  }
+  if (n.type == "mesh2d" || n.type == "all_to_all") n.conductance = read_number(*net, "conductance", 0.04,
+                                                                                Bound::NonNegative);
+  net->reject_unknown_keys(fmt::format("with network.type = \"{}\"", n.type));
+}
+
+void read_cells(TableReader& root, ExperimentConfig& cfg, const fs::path& base_dir) {
+  std::optional<TableReader> cells = root.get_table("cells");
+  if (!cells) return;
+  if (std::optional<TableReader> table = cells->get_table("g_cal")) {
+    GCaLConfig& g = cfg.g_cal;
+    g.kind = table->get_choice("kind", kGCaLKinds, std::nullopt);
+    if (g.kind == "constant") {
+      g.value = read_number(*table, "value", 0.68, Bound::NonNegative);
+    } else if (g.kind == "uniform") {
+      g.low = read_number(*table, "low", 0.6, Bound::NonNegative);
+      g.high = read_number(*table, "high", 0.8, Bound::NonNegative);
+      if (!(g.low < g.high)) {
+        if (table->has("high"))
+          table->fail("high", fmt::format("must be greater than cells.g_cal.low (got low = {}, high = {})", g.low,
+                                          g.high));
+        table->fail("low", fmt::format("must be less than cells.g_cal.high (got low = {}, high = {}, the default; "
+                                       "set high too)",
+                                       g.low, g.high));
+      }
+      g.seed = static_cast<std::uint64_t>(read_integer(*table, "seed", std::int64_t{1}, 0));
+    } else {
+      g.file = read_existing_file(*table, "file", base_dir);
+    }
+    table->reject_unknown_keys(fmt::format("with cells.g_cal.kind = \"{}\"", g.kind));
+  }
+  cells->reject_unknown_keys();
+}
+
+void read_stimulus(TableReader& root, ExperimentConfig& cfg, const fs::path& base_dir) {
+  std::optional<TableReader> table = root.get_table("stimulus");
+  if (!table) return;
+  StimulusConfig& s = cfg.stimulus;
+  s.kind = table->get_choice("kind", kStimulusKinds, std::nullopt);
+  if (s.kind == "reference_pulse") {
+    s.amplitude = read_number(*table, "amplitude", 6.0, Bound::Any);
+    s.start = read_integer(*table, "start", std::int64_t{20000}, 0);
+    s.stop = read_integer(*table, "stop", std::int64_t{20499}, 0);
+    if (s.stop < s.start) {
+      if (table->has("stop"))
+        table->fail("stop", fmt::format("must be >= stimulus.start (got start = {}, stop = {}); the pulse is on for "
+                                        "updates start <= n < stop",
+                                        s.start, s.stop));
+      table->fail("start", fmt::format("must be <= stimulus.stop (got start = {}, stop = {}, the default; set stop "
+                                       "too)",
+                                       s.start, s.stop));
+    }
+  } else if (s.kind == "constant") {
+    s.value = read_number(*table, "value", std::nullopt, Bound::Any);
+  } else if (s.kind == "schedule") {
+    const bool has_values = table->has("values"), has_file = table->has("file");
+    if (has_values && has_file)
+      table->fail("file", "cannot be combined with stimulus.values: kind = \"schedule\" takes exactly one of "
+                          "stimulus.values (an array of numbers, one per step) or stimulus.file (one value per line)");
+    if (!has_values && !has_file)
+      table->fail("kind", "= \"schedule\" needs stimulus.values (an array of numbers, one per step) or "
+                          "stimulus.file (one value per line)");
+    if (has_values) {
+      const toml::array* values = table->get_array("values", "an array of numbers, one per step");
+      if (values->empty()) table->fail("values", "must hold at least one value");
+      for (std::size_t i = 0; i < values->size(); ++i)
+        s.schedule.push_back(
+            table->number_value(*values->get(i), fmt::format("{}[{}]", table->key_path("values"), i)));
+    } else {
+      s.file = read_existing_file(*table, "file", base_dir);
+    }
+  } else {
+    s.file = read_existing_file(*table, "file", base_dir);
+  }
+  table->reject_unknown_keys(fmt::format("with stimulus.kind = \"{}\"", s.kind));
+}
+
+void read_record(TableReader& root, ExperimentConfig& cfg) {
+  std::optional<TableReader> table = root.get_table("record");
+  if (!table) return;
+  RecordConfig& r = cfg.record;
+  if (auto variables = read_choice_list(*table, "variables", kVariables)) r.variables = *variables;
+  if (const toml::node* cells = table->node("cells")) {
+    if (cells->is_string()) {
+      if (cells->as_string()->get() != "all")
+        table->fail("cells", fmt::format("must be \"all\" or an array of cell indices (got \"{}\")",
+                                         cells->as_string()->get()));
+      r.all_cells = true;
+    } else if (cells->is_array()) {
+      const std::int64_t known = cfg.network.cells;  // 0 => size known only once the network file is read
+      const std::string note =
+          known > 0 ? fmt::format("cell indices must be in [0, {}) for this {} network of {} cells", known,
+                                  cfg.network.type, known)
+                    : std::string("cell indices must be >= 0");
+      r.cells = *read_integer_list(*table, "cells", 0, known > 0 ? known - 1 : kMaxCells - 1, note);
+    } else {
+      table->fail_type("cells", *cells, "\"all\" or an array of cell indices");
+    }
+  }
+  r.every = read_integer(*table, "every", std::int64_t{1}, 1);
+  r.csv = read_bool(*table, "csv", true);
+  r.binary = read_bool(*table, "binary", false);
+  r.spikes = read_bool(*table, "spikes", true);
+  r.spike_threshold = read_number(*table, "spike_threshold", -20.0, Bound::Any);
+  table->reject_unknown_keys();
+}
+
+void read_compare(TableReader& root, ExperimentConfig& cfg) {
+  std::optional<TableReader> table = root.get_table("compare");
+  if (!table) return;
+  CompareConfig& c = cfg.compare;
+  if (auto backends = read_choice_list(*table, "backends", kBackends)) c.backends = *backends;
+  const bool mesh = cfg.network.type == "mesh2d";
+  if (table->has("sizes") && !mesh && cfg.network.type != "all_to_all")
+    table->fail("sizes", fmt::format("cannot be used with network.type = \"{}\": the file fixes the network size "
+                                     "(sizes apply to mesh2d and all_to_all)",
+                                     cfg.network.type));
+  const std::int64_t max_size = mesh ? 46340 : kMaxCells;  // mesh: side, side^2 must stay <= 2^31 - 1
+  const std::string note = mesh ? fmt::format("mesh side lengths must be in [1, {}]", max_size)
+                                : fmt::format("cell counts must be in [1, {}]", max_size);
+  if (auto sizes = read_integer_list(*table, "sizes", 1, max_size, note)) c.sizes = *sizes;
+  if (auto precisions = read_choice_list(*table, "precisions", kPrecisions)) {
+    if (precisions->empty()) table->fail("precisions", "must list at least one of float, double");
+    c.precisions = *precisions;
+  }
+  c.max_slow_cell_steps = read_integer(*table, "max_slow_cell_steps", c.max_slow_cell_steps, 1);
+  c.probe_cells = read_integer(*table, "probe_cells", c.probe_cells, 1);
+  table->reject_unknown_keys();
+}
+
+bool is_valid_name(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.';
+  });
+}
+
+}  // namespace
+
+ExperimentConfig parse_experiment(const std::string& toml_text, const std::filesystem::path& source_name) {
+  const std::string file = source_name.empty() ? std::string("<string>") : source_name.string();
+  toml::table document;
+  try {
+    document = toml::parse(toml_text, file);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: TOML syntax error: {}", file, e.source().begin.line,
+                                  e.source().begin.column, e.description()));
+  }
+
+  ExperimentConfig cfg;
+  cfg.source = source_name;
+  std::error_code ec;
+  fs::path base_dir = source_name.parent_path();
+  base_dir = fs::absolute(base_dir.empty() ? fs::path(".") : base_dir, ec).lexically_normal();
+
+  TableReader root(document, "", file);
+  cfg.name = root.require_string("name", "a string of letters, digits, '_', '-' or '.'");
+  if (!is_valid_name(cfg.name))
+    root.fail("name", fmt::format("must be a non-empty string of letters, digits, '_', '-' or '.' (got \"{}\"); "
+                                  "it names the output files",
+                                  cfg.name));
+  cfg.description = root.get_string("description").value_or("");
+  read_model(root, cfg);
+  read_simulation(root, cfg);
+  read_network(root, cfg, base_dir);
+  read_cells(root, cfg, base_dir);
+  read_stimulus(root, cfg, base_dir);
+  read_record(root, cfg);
+  read_compare(root, cfg);
+  root.reject_unknown_keys();
+  return cfg;
+}
+
+ExperimentConfig load_experiment(const std::filesystem::path& file) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(file, ec);
+  if (!fs::exists(status)) throw ConfigError(fmt::format("{}: experiment file not found", file.string()));
+  if (fs::is_directory(status))
+    throw ConfigError(fmt::format("{}: is a directory, not an experiment file", file.string()));
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  if (!in || in.bad()) throw ConfigError(fmt::format("{}: cannot read the experiment file", file.string()));
+  return parse_experiment(text.str(), file);
+}
+
+}  // namespace kbrain

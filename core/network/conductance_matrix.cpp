@@ -1,0 +1,143 @@
+// Reader for the InfOli dense conductance matrix: N lines of N whitespace-separated numbers. Row i, column j is the
+// conductance through which cell j RECEIVES current from cell i, so cell j's incoming junctions are the nonzero
+// entries of column j (sources = row indices, ascending). 0 = no junction; the diagonal must be 0. Blank lines are
+// skipped (line numbers in messages are physical lines). Format: docs/network-formats.md.
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/network/gap_network.hpp"
+
+namespace kbrain {
+namespace {
+
+bool is_blank_char(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// Splits `line` at whitespace into `tokens` (views into `line`).
+void split_tokens(std::string_view line, std::vector<std::string_view>& tokens) {
+  tokens.clear();
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && is_blank_char(line[i])) ++i;
+    const std::size_t begin = i;
+    while (i < line.size() && !is_blank_char(line[i])) ++i;
+    if (i > begin) tokens.push_back(line.substr(begin, i - begin));
+  }
+}
+
+// Whole token must be a finite decimal number (an optional leading '+' is accepted).
+bool parse_finite(std::string_view token, double& value) {
+  std::string_view digits = token;
+  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+  if (digits.empty()) return false;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  return ec == std::errc() && end == digits.data() + digits.size() && std::isfinite(value);
+}
+
+struct MatrixEntry {
+  std::int32_t row;  // source cell
+  std::int32_t col;  // target cell
+  double g;
+};
+
+}  // namespace
+
+GapNetwork read_conductance_matrix(const std::filesystem::path& file, std::int64_t expected_cells) {
+  const std::string name = file.string();
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot open conductance matrix file", name));
+
+  std::int64_t n = -1;  // matrix side, from the first row
+  std::int64_t rows = 0;
+  std::int64_t line_no = 0;
+  std::string line;
+  std::vector<std::string_view> tokens;
+  std::vector<MatrixEntry> entries;
+
+  while (std::getline(in, line)) {
+    ++line_no;
+    split_tokens(line, tokens);
+    if (tokens.empty()) continue;
+    const auto count = static_cast<std::int64_t>(tokens.size());
+    if (n < 0) {
+      n = count;
+      if (n > std::numeric_limits<std::int32_t>::max()) {
+        throw std::runtime_error(fmt::format("{}:{}: {} columns exceed the 32-bit cell id limit", name, line_no, n));
+      }
+      if (expected_cells > 0 && n != expected_cells) {
+        throw std::runtime_error(fmt::format("{}:{}: matrix has {} columns ({} cells), expected {} cells", name,
+                                             line_no, n, n, expected_cells));
+      }
+    } else if (count != n) {
+      throw std::runtime_error(
+          fmt::format("{}:{}: line {} has {} values, expected {}", name, line_no, line_no, count, n));
+    }
+    if (rows == n) {
+      throw std::runtime_error(fmt::format("{}:{}: matrix has more than {} rows; it must be square ({} x {})", name,
+                                           line_no, n, n, n));
+    }
+    const auto row = static_cast<std::int32_t>(rows);
+    for (std::int64_t c = 0; c < count; ++c) {
+      const std::string_view token = tokens[static_cast<std::size_t>(c)];
+      double g = 0.0;
+      if (!parse_finite(token, g)) {
+        throw std::runtime_error(
+            fmt::format("{}:{}: column {}: \"{}\" is not a finite number", name, line_no, c + 1, token));
+      }
+      if (g < 0.0) {
+        throw std::runtime_error(
+            fmt::format("{}:{}: column {}: negative conductance {}", name, line_no, c + 1, token));
+      }
+      if (g == 0.0) continue;
+      if (c == row) {
+        throw std::runtime_error(fmt::format(
+            "{}:{}: diagonal entry (cell {}) is {}; a cell has no junction with itself, it must be 0", name, line_no,
+            row, token));
+      }
+      entries.push_back({row, static_cast<std::int32_t>(c), g});
+    }
+    ++rows;
+  }
+  if (in.bad()) throw std::runtime_error(fmt::format("{}:{}: read error", name, line_no + 1));
+  if (n < 0) {
+    throw std::runtime_error(fmt::format("{}: empty file, expected an N x N conductance matrix", name));
+  }
+  if (rows < n) {
+    throw std::runtime_error(fmt::format("{}:{}: matrix ends after {} rows of {} values; it must be square ({} x {})",
+                                         name, line_no, rows, n, n, n));
+  }
+
+  // Group by column (target). Entries are in row order, so a stable counting sort keeps sources ascending.
+  GapNetwork net;
+  net.cells = n;
+  net.offsets.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (const MatrixEntry& e : entries) ++net.offsets[static_cast<std::size_t>(e.col) + 1];
+  for (std::size_t i = 1; i < net.offsets.size(); ++i) net.offsets[i] += net.offsets[i - 1];
+
+  std::vector<std::int64_t> cursor(net.offsets.begin(), net.offsets.end() - 1);
+  net.sources.resize(entries.size());
+  std::vector<double> g(entries.size());
+  bool all_equal = true;
+  for (const MatrixEntry& e : entries) {
+    const auto k = static_cast<std::size_t>(cursor[static_cast<std::size_t>(e.col)]++);
+    net.sources[k] = e.row;
+    g[k] = e.g;
+    all_equal = all_equal && e.g == entries.front().g;
+  }
+  if (all_equal) {
+    net.constant_conductance = entries.empty() ? 0.0 : entries.front().g;
+  } else {
+    net.conductance = std::move(g);
+  }
+  return net;
+}
+
+}  // namespace kbrain

@@ -1,0 +1,84 @@
+// write_manifest: run.json as one flat JSON object, written to <file>.tmp and renamed over <file>.
+#include "core/recorders/run_manifest.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <system_error>
+
+namespace kbrain {
+namespace {
+
+// JSON string literal (quotes included) with the escapes RFC 8259 requires; UTF-8 bytes pass through.
+std::string json_string(const std::string& s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out.push_back('"');
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (c < 0x20)
+          out += fmt::format("\\u{:04x}", c);
+        else
+          out.push_back(ch);
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+// Shortest round-trip decimal; JSON has no NaN or infinity, so those become null.
+std::string json_number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string("null"); }
+
+}  // namespace
+
+void write_manifest(const std::filesystem::path& file, const RunManifest& m) {
+  for (const auto& entry : m.numbers) {
+    if (m.fields.count(entry.first) != 0 || entry.first == "complete")
+      throw std::invalid_argument(fmt::format("run manifest: key \"{}\" is used twice", entry.first));
+  }
+  if (m.fields.count("complete") != 0) throw std::invalid_argument("run manifest: key \"complete\" is reserved");
+
+  fmt::memory_buffer text;
+  auto out = std::back_inserter(text);
+  fmt::format_to(out, "{{\n  \"complete\": {}", m.complete ? "true" : "false");
+  for (const auto& [key, value] : m.fields) fmt::format_to(out, ",\n  {}: {}", json_string(key), json_string(value));
+  for (const auto& [key, value] : m.numbers) fmt::format_to(out, ",\n  {}: {}", json_string(key), json_number(value));
+  fmt::format_to(out, "\n}}\n");
+
+  std::error_code ec;
+  if (file.has_parent_path()) {
+    std::filesystem::create_directories(file.parent_path(), ec);
+    if (ec)
+      throw std::runtime_error(
+          fmt::format("cannot create directory {}: {}", file.parent_path().string(), ec.message()));
+  }
+  std::filesystem::path tmp = file;
+  tmp += ".tmp";
+  {
+    std::ofstream os(tmp, std::ios::out | std::ios::trunc);
+    if (!os) throw std::runtime_error(fmt::format("cannot create {}", tmp.string()));
+    os.write(text.data(), static_cast<std::streamsize>(text.size()));
+    os.close();
+    if (!os) throw std::runtime_error(fmt::format("writing {} failed", tmp.string()));
+  }
+  std::filesystem::rename(tmp, file, ec);  // atomic replace on POSIX: readers see the old or the new file
+  if (ec) {
+    const std::string reason = ec.message();
+    std::filesystem::remove(tmp, ec);
+    throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp.string(), file.string(), reason));
+  }
+}
+
+}  // namespace kbrain

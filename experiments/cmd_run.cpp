@@ -1,0 +1,79 @@
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "backends/registry.hpp"
+#include "core/recorders/run_manifest.hpp"
+#include "experiments/build_info.hpp"
+#include "experiments/commands.hpp"
+#include "experiments/io_dispatch.hpp"
+#include "experiments/io_run_plan.hpp"
+
+namespace kbrain {
+
+namespace {
+
+std::string describe_backend(const std::string& name) {
+  std::string d;
+  with_backend(name, [&](auto tag) {
+    const auto h = decltype(tag)::type::describe();
+    d = fmt::format("{} ({} {})", h.device, h.parallel_units, h.unit_name);
+  });
+  return d;
+}
+
+}  // namespace
+
+int cmd_run(const RunOptions& o) {
+  const ExperimentConfig cfg = load_experiment(o.experiment);
+  std::string backend = !o.backend.empty() ? o.backend : !cfg.backend.empty() ? cfg.backend : backend_names().front();
+  if (!has_backend(backend)) {
+    std::string list;
+    for (auto& n : backend_names()) list += (list.empty() ? "" : ", ") + n;
+    throw ConfigError(fmt::format("backend '{}' is not compiled into this kbrain (available: {})", backend, list));
+  }
+  const Precision precision = o.precision.empty() ? cfg.precision : parse_precision(o.precision);
+  if (o.steps < 0) throw ConfigError("--steps must be > 0");
+
+  IoRunPlan plan = make_io_plan(cfg, 0, o.steps);  // reads every input file before any output exists
+  plan.use_mesh_kernel = !o.no_mesh_kernel;
+  plan.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
+  plan.write_trace = cfg.record.csv || cfg.record.binary;
+  plan.write_spikes = cfg.record.spikes;
+  std::filesystem::create_directories(plan.out_dir);
+
+  RunManifest m;
+  m.fields = {{"experiment", cfg.name},         {"source", cfg.source.string()},
+              {"backend", backend},             {"precision", to_string(precision)},
+              {"hardware", describe_backend(backend)}, {"commit", git_commit()},
+              {"date", today_iso()},            {"command", command_line()},
+              {"kokkos", kokkos_description()}};
+  m.numbers = {{"cells", double(plan.network->cells)},
+               {"junctions", double(plan.network->junctions())},
+               {"steps", double(plan.steps)},
+               {"dt_ms", plan.params.dt}};
+  write_manifest(plan.out_dir / "run.json", m);
+
+  const IoRunResult r = run_io_on(backend, precision, plan);
+
+  const double cell_steps = double(plan.network->cells) * double(r.steps);
+  m.numbers["network_s"] = plan.network_build_s;
+  m.numbers["setup_s"] = r.setup_s;
+  m.numbers["simulate_s"] = r.simulate_s;
+  m.numbers["output_s"] = r.output_s;
+  m.numbers["ns_per_cell_step"] = r.simulate_s * 1e9 / cell_steps;
+  m.numbers["spikes"] = double(r.spikes);
+  m.complete = true;
+  write_manifest(plan.out_dir / "run.json", m);
+
+  fmt::print("{}: {} cells, {} junctions, {} steps on {} ({}), {}\n", cfg.name, plan.network->cells,
+             plan.network->junctions(), r.steps, backend, to_string(precision), describe_backend(backend));
+  fmt::print("  network {:.3f} s, setup {:.3f} s, simulate {:.3f} s ({:.3f} ns/cell-step, {:.3f} s per bio s), "
+             "output {:.3f} s\n",
+             plan.network_build_s, r.setup_s, r.simulate_s, r.simulate_s * 1e9 / cell_steps,
+             r.simulate_s / (r.steps * plan.params.dt / 1000.0), r.output_s);
+  fmt::print("  spikes: {}; output in {}\n", r.spikes, plan.out_dir.string());
+  return 0;
+}
+
+}  // namespace kbrain

@@ -1,0 +1,64 @@
+// kbrain — command-line runner: `kbrain backends | run | compare`.
+#include <cstdlib>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "backends/registry.hpp"
+#include "core/config/experiment_config.hpp"
+#include "core/kokkos_compat.hpp"
+#include "experiments/build_info.hpp"
+#include "experiments/commands.hpp"
+
+int main(int argc, char** argv) {
+  kbrain::set_command_line(argc, argv);
+  CLI::App app{"kbrain: biophysical neural-network simulation on Serial, OpenMP and CUDA (Kokkos)"};
+  app.require_subcommand(1);
+  int threads = -1, device = -1;
+  app.add_option("--threads", threads, "OpenMP threads (default: OMP_NUM_THREADS / all cores)");
+  app.add_option("--device", device, "GPU id for the CUDA backend (default 0)");
+
+  auto* backends = app.add_subcommand("backends", "List the compiled-in backends and their hardware");
+
+  kbrain::RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "Run one experiment on one backend");
+  run_cmd->add_option("experiment", run.experiment, "Experiment TOML file")->required();
+  run_cmd->add_option("--backend,-b", run.backend, "serial | openmp | cuda (default: the file's, else the first)");
+  run_cmd->add_option("--precision,-p", run.precision, "float | double (default: the file's)");
+  run_cmd->add_option("--steps,-n", run.steps, "Override the number of steps");
+  run_cmd->add_option("--out,-o", run.out_dir, "Output folder (default: out/<experiment name>)");
+  run_cmd->add_flag("--no-mesh-kernel", run.no_mesh_kernel, "Use the CSR kernel for mesh2d networks too");
+
+  kbrain::CompareOptions cmp;
+  auto* cmp_cmd = app.add_subcommand("compare", "Run one experiment on several backends and sizes; speedup table");
+  cmp_cmd->add_option("experiment", cmp.experiment, "Experiment TOML file")->required();
+  cmp_cmd->add_option("--backends", cmp.backends, "Comma-separated backends (default: all compiled in)")->delimiter(',');
+  cmp_cmd->add_option("--precisions", cmp.precisions, "Comma-separated: float,double")->delimiter(',');
+  cmp_cmd->add_option("--sizes", cmp.sizes, "Network sizes (mesh side or cells), comma-separated")->delimiter(',');
+  cmp_cmd->add_option("--steps,-n", cmp.steps, "Override the number of steps");
+  cmp_cmd->add_option("--max-slow-cell-steps", cmp.max_slow_cell_steps,
+                      "Cell-steps budget for serial (x threads for OpenMP); beyond it fewer steps run");
+  cmp_cmd->add_option("--out,-o", cmp.out_dir, "Output folder (default: out/<experiment name>/compare)");
+
+  CLI11_PARSE(app, argc, argv);
+
+  int code = 0;
+  kbrain::kx::initialize(threads, device);
+  try {
+    if (*backends) code = kbrain::cmd_backends();
+    else if (*run_cmd) code = kbrain::cmd_run(run);
+    else if (*cmp_cmd) code = kbrain::cmd_compare(cmp);
+  } catch (const kbrain::ConfigError& e) {
+    fmt::print(stderr, "kbrain: error: {}\n", e.what());
+    code = 2;
+  } catch (const kbrain::UnknownBackend& e) {
+    fmt::print(stderr, "kbrain: error: {}\n", e.what());
+    code = 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "kbrain: error: {}\n", e.what());
+    code = 1;
+  }
+  Kokkos::finalize();
+  return code;
+}

@@ -1,0 +1,61 @@
+#pragma once
+// The gap-junction network on the execution space's memory: CSR (general) and the mesh shortcut.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/network/gap_network.hpp"
+#include "models/io/io_gap_junctions.hpp"
+
+namespace kbrain::io {
+
+template <class Real, class Mem>
+struct DeviceGapNetwork {
+  std::int64_t cells = 0;
+  bool mesh = false;
+  CsrGapJunctions<Real, Mem> csr;
+  MeshGapJunctions<Real, Mem> grid;
+
+  // use_mesh_kernel: for mesh2d networks compute neighbours from the index (no CSR upload).
+  static DeviceGapNetwork upload(const GapNetwork& net, bool use_mesh_kernel) {
+    if (net.cells > INT32_MAX) throw std::invalid_argument("network has more than 2^31-1 cells");
+    DeviceGapNetwork d;
+    d.cells = net.cells;
+    d.mesh = use_mesh_kernel && net.is_mesh() && net.conductance.empty();
+    if (d.mesh) {
+      d.grid.rows = static_cast<int>(net.mesh_rows);
+      d.grid.cols = static_cast<int>(net.mesh_cols);
+      d.grid.g = Real(net.constant_conductance);
+      return d;
+    }
+    Kokkos::View<std::int64_t*, Mem> offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gap_offsets"),
+                                             net.offsets.size());
+    Kokkos::View<std::int32_t*, Mem> sources(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gap_sources"),
+                                             net.sources.size());
+    Kokkos::deep_copy(offsets, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                   net.offsets.data(), net.offsets.size()));
+    Kokkos::deep_copy(sources, Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                   net.sources.data(), net.sources.size()));
+    d.csr.offsets = offsets;
+    d.csr.sources = sources;
+    d.csr.g_const = Real(net.constant_conductance);
+    if (!net.conductance.empty()) {
+      Kokkos::View<Real*, Mem> g(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gap_g"), net.conductance.size());
+      auto h = Kokkos::create_mirror_view(g);
+      for (std::size_t k = 0; k < net.conductance.size(); ++k) h(k) = Real(net.conductance[k]);
+      Kokkos::deep_copy(g, h);
+      d.csr.g = g;
+    }
+    return d;
+  }
+
+  std::int64_t device_bytes() const {
+    if (mesh) return 0;
+    return static_cast<std::int64_t>(csr.offsets.extent(0) * sizeof(std::int64_t) +
+                                     csr.sources.extent(0) * sizeof(std::int32_t) + csr.g.extent(0) * sizeof(Real));
+  }
+};
+
+}  // namespace kbrain::io

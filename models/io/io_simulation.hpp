@@ -1,0 +1,163 @@
+#pragma once
+// Drives an IO network on one backend: owns the two state buffers, the per-cell g_CaL, the device network,
+// the spike buffer and a sample buffer; enqueues one kernel per step (no per-step host synchronisation).
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/network/gap_network.hpp"
+#include "models/io/io_network_device.hpp"
+#include "models/io/io_parameters.hpp"
+#include "models/io/io_state.hpp"
+#include "models/io/io_step.hpp"
+
+namespace kbrain::io {
+
+template <class Backend, class Real>
+class IoSimulation {
+ public:
+  using Exec = typename Backend::execution_space;
+  using Mem = typename Backend::memory_space;
+  using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+  IoSimulation(const IoParameters& params, const GapNetwork& net, const std::vector<double>& g_cal,
+               bool use_mesh_kernel = true)
+      : cells_(net.cells), constants_(IoConstants<Real>::make(params)) {
+    if (static_cast<std::int64_t>(g_cal.size()) != cells_)
+      throw std::invalid_argument("g_CaL has " + std::to_string(g_cal.size()) + " values for " +
+                                  std::to_string(cells_) + " cells");
+    network_ = DeviceGapNetwork<Real, Mem>::upload(net, use_mesh_kernel);
+    state_.cur = StateView<Real, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_state_a"), NUM_VARS, cells_);
+    state_.next = StateView<Real, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_state_b"), NUM_VARS, cells_);
+    reset();
+    Kokkos::View<Real*, Mem> g(Kokkos::view_alloc(Kokkos::WithoutInitializing, "g_cal"), cells_);
+    auto gh = Kokkos::create_mirror_view(g);
+    for (std::int64_t i = 0; i < cells_; ++i) gh(i) = Real(g_cal[i]);
+    Kokkos::deep_copy(g, gh);
+    g_cal_ = g;
+  }
+
+  // Back to the reference initial state, step 0.
+  void reset() {
+    auto h = Kokkos::create_mirror_view(state_.cur);
+    for (int v = 0; v < NUM_VARS; ++v)
+      for (std::int64_t i = 0; i < cells_; ++i) h(v, i) = Real(kInitialState[v]);
+    Kokkos::deep_copy(state_.cur, h);
+    steps_done_ = 0;
+  }
+
+  // Spike detection: upward crossings of V_axon through `threshold`. Call drain_spikes() at least every
+  // spike_drain_interval() steps (the buffer is sized so that no event can be lost in between).
+  void enable_spikes(double threshold) {
+    spike_threshold_ = Real(threshold);
+    const std::int64_t cap = std::max<std::int64_t>(2 * cells_, std::min<std::int64_t>(64 * cells_, 16 << 20));
+    spike_interval_ = 2 * (cap / cells_);  // a cell crosses upward at most once every 2 steps
+    sink_.count = Kokkos::View<int, Mem>("spike_count");
+    sink_.events = Kokkos::View<int* [2], Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_events"), cap);
+  }
+  std::int64_t spike_drain_interval() const { return spike_interval_; }
+
+  // Advances one step. i_app goes to every dendrite; per_cell (if given) is added per cell.
+  void step(double i_app, const std::vector<double>* per_cell = nullptr) {
+    if (steps_done_ >= INT32_MAX) throw std::runtime_error("more than 2^31-1 steps in one run");
+    if (per_cell) upload_per_cell(*per_cell);
+    if (network_.mesh)
+      launch(network_.grid, i_app, per_cell != nullptr);
+    else
+      launch(network_.csr, i_app, per_cell != nullptr);
+    state_.swap();
+    ++steps_done_;
+    if (sink_.events.extent(0) != 0 && steps_done_ % spike_interval_ == 0) pending_check_ = true;
+  }
+
+  // Spikes since the last drain, sorted by (step, cell); step = updates done when V_axon crossed.
+  SpikeEvents drain_spikes() {
+    SpikeEvents out;
+    if (sink_.events.extent(0) == 0) return out;
+    int n = 0;
+    Kokkos::deep_copy(n, sink_.count);
+    if (n > static_cast<int>(sink_.events.extent(0)))
+      throw std::logic_error("spike buffer overflow: drain_spikes() was not called often enough");
+    if (n > 0) {
+      auto sub = Kokkos::subview(sink_.events, std::make_pair(0, n), Kokkos::ALL());
+      auto h = Kokkos::create_mirror_view(sub);
+      Kokkos::deep_copy(h, sub);
+      out.reserve(n);
+      for (int k = 0; k < n; ++k) out.emplace_back(h(k, 0), h(k, 1));
+      std::sort(out.begin(), out.end());
+      Kokkos::deep_copy(sink_.count, 0);
+    }
+    pending_check_ = false;
+    return out;
+  }
+  bool spikes_due() const { return pending_check_; }
+
+  // Copies one state variable of every cell to the host (tests, checkpoints; not for the hot loop).
+  std::vector<double> variable(int var) const {
+    auto row = Kokkos::subview(state_.cur, var, Kokkos::ALL());
+    auto h = Kokkos::create_mirror_view(row);
+    Kokkos::deep_copy(h, row);
+    std::vector<double> out(cells_);
+    for (std::int64_t i = 0; i < cells_; ++i) out[i] = h(i);
+    return out;
+  }
+
+  const StateView<Real, Mem>& state() const { return state_.cur; }
+  std::int64_t cells() const { return cells_; }
+  std::int64_t steps_done() const { return steps_done_; }
+  bool uses_mesh_kernel() const { return network_.mesh; }
+  std::int64_t device_bytes() const {
+    return static_cast<std::int64_t>(2 * NUM_VARS * cells_ * sizeof(Real) + cells_ * sizeof(Real)) +
+           network_.device_bytes();
+  }
+  void fence() const { Exec().fence(); }
+
+ private:
+  template <class Gap>
+  void launch(const Gap& gap, double i_app, bool with_per_cell) {
+    IoStepFunctor<Exec, Real, Gap> f;
+    f.cur = state_.cur;
+    f.next = state_.next;
+    f.g_cal = g_cal_;
+    if (with_per_cell) f.i_app_cell = i_app_cell_;
+    f.gap = gap;
+    f.c = constants_;
+    f.i_app = Real(i_app);
+    f.spikes = sink_;
+    f.spike_threshold = spike_threshold_;
+    f.step = static_cast<int>(steps_done_ + 1);
+    Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec>(0, cells_), f);
+  }
+
+  void upload_per_cell(const std::vector<double>& v) {
+    if (static_cast<std::int64_t>(v.size()) != cells_)
+      throw std::invalid_argument("per-cell current has " + std::to_string(v.size()) + " values for " +
+                                  std::to_string(cells_) + " cells");
+    if (i_app_cell_.extent(0) == 0) {
+      i_app_cell_ = Kokkos::View<Real*, Mem>("i_app_cell", cells_);
+      i_app_host_ = Kokkos::create_mirror_view(i_app_cell_);
+    }
+    for (std::int64_t i = 0; i < cells_; ++i) i_app_host_(i) = Real(v[i]);
+    Kokkos::deep_copy(i_app_cell_, i_app_host_);
+  }
+
+  std::int64_t cells_;
+  IoConstants<Real> constants_;
+  DeviceGapNetwork<Real, Mem> network_;
+  IoStateBuffers<Real, Mem> state_;
+  Kokkos::View<const Real*, Mem> g_cal_;
+  Kokkos::View<Real*, Mem> i_app_cell_;
+  typename Kokkos::View<Real*, Mem>::HostMirror i_app_host_;
+  SpikeSink<Mem> sink_;
+  Real spike_threshold_ = Real(-20);
+  std::int64_t spike_interval_ = 0;
+  std::int64_t steps_done_ = 0;
+  bool pending_check_ = false;
+};
+
+}  // namespace kbrain::io

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Configures and builds kbrain. Usage: scripts/build.sh [host|cuda] [extra cmake args...]
+#   host: Serial + OpenMP (default)      cuda: Serial + OpenMP + CUDA (needs nvcc; default arch sm_90)
+# Build folders: build/host, build/cuda. Uses an installed Kokkos if CMake finds one with the needed backends
+# (pass -DKokkos_ROOT=...), else the patched bundled Kokkos from scripts/fetch_kokkos.sh.
+#   KBRAIN_JOBS  parallel build jobs (default: nproc)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+variant="${1:-host}"
+shift || true
+jobs="${KBRAIN_JOBS:-$(nproc)}"
+case "$variant" in
+  host) flags=(-DKBRAIN_ENABLE_CUDA=OFF) ;;
+  cuda)
+    nvcc_bin="$(command -v nvcc || true)"
+    [ -n "$nvcc_bin" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || nvcc_bin=/usr/local/cuda/bin/nvcc
+    if [ -z "$nvcc_bin" ]; then echo "[build] cuda: nvcc not found (install the CUDA toolkit)" >&2; exit 1; fi
+    export PATH="$(dirname "$nvcc_bin"):$PATH"
+    flags=(-DKBRAIN_ENABLE_CUDA=ON -DKBRAIN_BUILD_BENCH=ON) ;;
+  *) echo "usage: scripts/build.sh [host|cuda] [cmake args...]" >&2; exit 2 ;;
+esac
+build="$here/build/$variant"
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release "${flags[@]}" "$@" >&2
+cmake --build "$build" -j "$jobs" >&2
+echo "$build"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Set up (packages, Kokkos), build the host backends (Serial + OpenMP) and run the whole test suite with ctest.
+#   scripts/test.sh [host|cuda]   (cuda: on a machine with an NVIDIA GPU, also tests the CUDA backend)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$here/scripts/setup_deps.sh"
+build="$("$here/scripts/build.sh" "${1:-host}")"
+cd "$build"
+ctest --output-on-failure

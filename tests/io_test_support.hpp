@@ -1,0 +1,86 @@
+#pragma once
+// Shared helpers for IO model tests: the 10-cell InfOli reference case and small synthetic networks.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/config/experiment_config.hpp"
+
+#ifndef KBRAIN_SHARED_DIR
+#define KBRAIN_SHARED_DIR "../shared"
+#endif
+#ifndef KBRAIN_SOURCE_DIR
+#define KBRAIN_SOURCE_DIR "."
+#endif
+
+namespace kbrain::test {
+
+inline std::filesystem::path reference_dir() {
+  return std::filesystem::path(KBRAIN_SHARED_DIR) / "reference" / "io" / "all2all10";
+}
+
+// The reference experiment as the published C code ran it: 10 cells, matrix file, g_CaL file, reference pulse.
+inline ExperimentConfig all2all10_config(std::int64_t steps) {
+  ExperimentConfig c;
+  c.source = "all2all10 (test)";
+  c.name = "all2all10";
+  c.steps = steps;
+  c.dt = 0.05;
+  c.network.type = "matrix_file";
+  c.network.file = reference_dir() / "conductance_matrix.txt";
+  c.network.cells = 10;
+  c.g_cal.kind = "file";
+  c.g_cal.file = reference_dir() / "g_CaL.txt";
+  c.stimulus.kind = "reference_pulse";
+  c.record.spikes = true;
+  return c;
+}
+
+// v_axon.csv: row k = V_axon of every cell after k updates. Returns rows[k-1][cell] for k = 1..max_steps.
+inline std::vector<std::vector<double>> read_reference_v_axon(std::int64_t max_steps) {
+  std::ifstream in(reference_dir() / "v_axon.csv");
+  if (!in) throw std::runtime_error("cannot open " + (reference_dir() / "v_axon.csv").string());
+  std::string line;
+  std::getline(in, line);  // header
+  std::vector<std::vector<double>> rows;
+  while ((std::int64_t)rows.size() < max_steps && std::getline(in, line)) {
+    std::stringstream ss(line);
+    std::string tok;
+    std::getline(ss, tok, ',');  // step
+    std::vector<double> row;
+    while (std::getline(ss, tok, ',')) row.push_back(std::stod(tok));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// spike_steps.json: [[s, s, ...], ...] per cell.
+inline std::vector<std::vector<std::int64_t>> read_reference_spikes() {
+  std::ifstream in(reference_dir() / "spike_steps.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string s = ss.str();
+  std::vector<std::vector<std::int64_t>> cells;
+  int depth = 0;
+  std::string num;
+  for (char ch : s) {
+    if (ch == '[') {
+      if (++depth == 2) cells.emplace_back();
+    } else if (ch >= '0' && ch <= '9') {
+      num += ch;
+    } else {
+      if (!num.empty()) {
+        cells.back().push_back(std::stoll(num));
+        num.clear();
+      }
+      if (ch == ']') --depth;
+    }
+  }
+  return cells;
+}
+
+}  // namespace kbrain::test

@@ -1,0 +1,136 @@
+// IO model properties on every backend: host backends bit-identical to Serial, mesh kernel == CSR kernel,
+// border semantics, gate-step modes, and the counter RNG evaluated inside kernels.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "backends/serial/serial_backend.hpp"
+#include "core/inputs/g_cal.hpp"
+#include "core/network/gap_network.hpp"
+#include "core/rng/counter_rng.hpp"
+#include "models/io/io_simulation.hpp"
+#include "tests/backend_types.hpp"
+
+namespace {
+
+using namespace kbrain;
+
+std::vector<double> heterogeneous_g_cal(std::int64_t cells) {
+  GCaLConfig g;
+  g.kind = "uniform";
+  g.low = 0.6;
+  g.high = 0.8;
+  g.seed = 7;
+  return make_g_cal(g, cells);
+}
+
+// Runs `steps` with a pulse early on (so cells spike and diverge), returns every variable of every cell.
+template <class Backend, class Real>
+std::vector<std::vector<double>> simulate(const GapNetwork& net, const std::vector<double>& g_cal, int steps,
+                                          bool mesh_kernel, io::IoParameters p = {}) {
+  io::IoSimulation<Backend, Real> sim(p, net, g_cal, mesh_kernel);
+  for (int n = 0; n < steps; ++n) sim.step(n >= 50 && n < 150 ? 6.0 : 0.0);
+  std::vector<std::vector<double>> out;
+  for (int v = 0; v < io::NUM_VARS; ++v) out.push_back(sim.variable(v));
+  return out;
+}
+
+double max_abs_diff(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
+  double m = 0;
+  for (std::size_t v = 0; v < a.size(); ++v)
+    for (std::size_t i = 0; i < a[v].size(); ++i) m = std::max(m, std::fabs(a[v][i] - b[v][i]));
+  return m;
+}
+
+template <class Backend>
+struct RngKernel {
+  using Mem = typename Backend::memory_space;
+  Kokkos::View<std::uint64_t*, Mem> bits;
+  Kokkos::View<double*, Mem> uniform;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    bits(i) = counter_random_u64(12345, i, 3);
+    uniform(i) = counter_uniform(99, i, 0);
+  }
+};
+
+}  // namespace
+
+TEST_SUITE("io_model") {
+  TEST_CASE_TEMPLATE_DEFINE("state after 400 steps matches Serial (bit-identical on CPU backends)", Backend,
+                            io_matches_serial) {
+    const GapNetwork net = make_mesh2d(9, 7, 0.04);
+    const auto g = heterogeneous_g_cal(net.cells);
+    for (bool mesh_kernel : {true, false}) {
+      CAPTURE(mesh_kernel);
+      const auto ref = simulate<SerialBackend, double>(net, g, 400, mesh_kernel);
+      const auto got = simulate<Backend, double>(net, g, 400, mesh_kernel);
+      const double diff = max_abs_diff(ref, got);
+      if (Backend::is_gpu)
+        CHECK(diff < 1e-9);
+      else
+        CHECK(diff == 0.0);
+      const auto ref_f = simulate<SerialBackend, float>(net, g, 400, mesh_kernel);
+      const auto got_f = simulate<Backend, float>(net, g, 400, mesh_kernel);
+      if (Backend::is_gpu)
+        CHECK(max_abs_diff(ref_f, got_f) < 1e-2);
+      else
+        CHECK(max_abs_diff(ref_f, got_f) == 0.0);
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_matches_serial, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("mesh kernel equals the CSR kernel on the same mesh", Backend, io_mesh_vs_csr) {
+    const GapNetwork net = make_mesh2d(6, 11, 0.04);
+    const auto g = heterogeneous_g_cal(net.cells);
+    const auto a = simulate<Backend, double>(net, g, 300, true);
+    const auto b = simulate<Backend, double>(net, g, 300, false);
+    CHECK(max_abs_diff(a, b) == 0.0);
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_mesh_vs_csr, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("mesh border: missing neighbours contribute nothing", Backend, io_mesh_border) {
+    // Identical cells on a mesh stay identical: border cells (fewer neighbours) feel no extra current.
+    const GapNetwork mesh = make_mesh2d(5, 5, 0.04);
+    const auto s = simulate<Backend, double>(mesh, std::vector<double>(25, 0.68), 300, true);
+    for (int v = 0; v < io::NUM_VARS; ++v)
+      for (int i = 1; i < 25; ++i) CHECK(s[v][i] == s[v][0]);
+    // A 1x2 mesh is the same network as 2 cells all-to-all: identical trajectories with different g_CaL.
+    const std::vector<double> g2 = {0.62, 0.78};
+    const auto m = simulate<Backend, double>(make_mesh2d(1, 2, 0.04), g2, 300, true);
+    const auto a = simulate<Backend, double>(make_all_to_all(2, 0.04), g2, 300, false);
+    CHECK(max_abs_diff(m, a) == 0.0);
+    CHECK(m[io::V_DEND][0] != m[io::V_DEND][1]);  // the cells did differ, so coupling was exercised
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_mesh_border, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("gate-step modes: reference == corrected at dt 0.05, differ at dt 0.025", Backend,
+                            io_gate_modes) {
+    const GapNetwork net = make_all_to_all(3, 0.04);
+    const std::vector<double> g = {0.6, 0.7, 0.8};
+    io::IoParameters ref, cor;
+    cor.gate_mode = io::GateStepMode::Corrected;
+    CHECK(max_abs_diff(simulate<Backend, double>(net, g, 200, false, ref),
+                       simulate<Backend, double>(net, g, 200, false, cor)) == 0.0);
+    ref.dt = cor.dt = 0.025;
+    CHECK(max_abs_diff(simulate<Backend, double>(net, g, 200, false, ref),
+                       simulate<Backend, double>(net, g, 200, false, cor)) > 1e-6);
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_gate_modes, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("counter RNG inside kernels equals the host values bit for bit", Backend, io_rng) {
+    using Mem = typename Backend::memory_space;
+    constexpr int n = 1000;
+    RngKernel<Backend> k{Kokkos::View<std::uint64_t*, Mem>("bits", n), Kokkos::View<double*, Mem>("u", n)};
+    Kokkos::parallel_for(Kokkos::RangePolicy<typename Backend::execution_space>(0, n), k);
+    auto bits = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.bits);
+    auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.uniform);
+    for (int i = 0; i < n; ++i) {
+      REQUIRE(bits(i) == counter_random_u64(12345, i, 3));
+      REQUIRE(u(i) == counter_uniform(99, i, 0));
+    }
+    CHECK(bits(0) != bits(1));
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_rng, KBRAIN_TEST_BACKENDS);
+}

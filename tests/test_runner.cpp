@@ -1,0 +1,100 @@
+// The runner end to end: `kbrain run` writes complete outputs; bad input fails before any output exists;
+// `kbrain compare` produces rows for every backend with agreement columns.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "backends/registry.hpp"
+#include "experiments/commands.hpp"
+#include "tests/io_test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::size_t count_lines(const fs::path& p) {
+  std::ifstream in(p);
+  std::size_t n = 0;
+  std::string line;
+  while (std::getline(in, line)) ++n;
+  return n;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  auto d = fs::temp_directory_path() / ("kbrain_test_runner_" + name);
+  fs::remove_all(d);
+  return d;
+}
+
+}  // namespace
+
+TEST_SUITE("runner") {
+  TEST_CASE("kbrain run writes trace, spikes and a complete manifest on every backend") {
+    for (const auto& backend : kbrain::backend_names()) {
+      CAPTURE(backend);
+      const auto out = fresh_dir("run_" + backend);
+      kbrain::RunOptions o;
+      o.experiment = std::string(KBRAIN_SOURCE_DIR) + "/experiments/io_all2all10.toml";
+      o.backend = backend;
+      o.steps = 200;
+      o.out_dir = out.string();
+      CHECK(kbrain::cmd_run(o) == 0);
+      const std::string manifest = slurp(out / "run.json");
+      CHECK(manifest.find("\"complete\": true") != std::string::npos);
+      CHECK(manifest.find("\"backend\": \"" + backend + "\"") != std::string::npos);
+      CHECK(count_lines(out / "trace.csv") == 201);  // header + 200 samples
+      CHECK(fs::exists(out / "spikes.csv"));
+      fs::remove_all(out);
+    }
+  }
+
+  TEST_CASE("bad input is reported before any output is written") {
+    const auto out = fresh_dir("bad");
+    kbrain::RunOptions o;
+    o.experiment = (fs::temp_directory_path() / "kbrain_no_such_experiment.toml").string();
+    o.out_dir = out.string();
+    CHECK_THROWS_AS(kbrain::cmd_run(o), kbrain::ConfigError);
+    CHECK_FALSE(fs::exists(out));
+
+    // A valid file whose matrix has the wrong size for network.cells.
+    const auto dir = fresh_dir("bad_matrix_src");
+    fs::create_directories(dir);
+    {
+      std::ofstream m(dir / "m.txt");
+      m << "0 0.04\n0.04 0\n";
+      std::ofstream t(dir / "exp.toml");
+      t << "name = \"bad\"\n[simulation]\ndt = 0.05\nsteps = 10\n[network]\ntype = \"matrix_file\"\nfile = "
+           "\"m.txt\"\ncells = 3\n";
+    }
+    o.experiment = (dir / "exp.toml").string();
+    CHECK_THROWS_AS(kbrain::cmd_run(o), kbrain::ConfigError);
+    CHECK_FALSE(fs::exists(out));
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("kbrain compare: one row per backend and precision, agreement against serial double") {
+    const auto out = fresh_dir("compare");
+    kbrain::CompareOptions o;
+    o.experiment = std::string(KBRAIN_SOURCE_DIR) + "/experiments/io_mesh_sweep.toml";
+    o.sizes = {8, 12};
+    o.steps = 300;
+    o.out_dir = out.string();
+    CHECK(kbrain::cmd_compare(o) == 0);
+    const std::string csv = slurp(out / "compare.csv");
+    const auto rows = count_lines(out / "compare.csv") - 1;
+    CHECK(rows == 2 * 2 * kbrain::backend_names().size());
+    CHECK(fs::exists(out / "compare.md"));
+    CHECK(slurp(out / "compare.json").find("\"rows\"") != std::string::npos);
+    fs::remove_all(out);
+  }
+}
