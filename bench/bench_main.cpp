@@ -38,7 +38,7 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel) {
   state.counters["cells"] = double(net.cells);
   state.counters["ns_per_cell_step"] =
       benchmark::Counter(cell_steps * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.SetBytesProcessed(static_cast<std::int64_t>(io::bench::io_step_bytes(net, sizeof(Real), mesh_kernel) *
+  state.SetBytesProcessed(static_cast<std::int64_t>(bench::io_step_bytes(net, sizeof(Real), mesh_kernel) *
                                                     kStepsPerIteration * double(state.iterations())));
 }
 

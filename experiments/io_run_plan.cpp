@@ -96,6 +96,9 @@ IoRunPlan make_io_plan(const ExperimentConfig& cfg, std::int64_t size_override, 
   }
   plan.network_build_s = sw.seconds();
 
+  plan.count_spikes = cfg.record.spikes;
+  if (size_override > 0) return plan;  // resized networks (compare) record no traces: record.cells refer to the file's size
+
   for (const auto& name : cfg.record.variables) {
     const int v = io::var_index(name);
     if (v < 0) throw ConfigError(cfg.source.string() + ": record.variables: unknown IO variable '" + name + "'");
@@ -111,7 +114,6 @@ IoRunPlan make_io_plan(const ExperimentConfig& cfg, std::int64_t size_override, 
       plan.trace_cells.push_back(c);
     }
   }
-  plan.count_spikes = cfg.record.spikes;
   return plan;
 }
 

@@ -26,8 +26,9 @@ struct IoRunPlan {
   std::vector<int> trace_vars;
   std::vector<std::int64_t> trace_cells;
 
-  // In-memory V_axon probes for cross-backend agreement (`kbrain compare`), every step
+  // In-memory V_axon probes for cross-backend agreement (`kbrain compare`), every probe_every steps
   std::vector<std::int64_t> probe_cells;
+  std::int64_t probe_every = 1;
   bool count_spikes = true;
   bool use_mesh_kernel = true;
   bool progress = true;
@@ -39,7 +40,7 @@ struct IoRunResult {
   double setup_s = 0, simulate_s = 0, output_s = 0;
   std::int64_t spikes = 0;
   std::vector<std::int64_t> spike_steps;   // step of every spike (for agreement over a common prefix)
-  std::vector<double> probe_v_axon;        // steps x probe_cells, step-major
+  std::vector<double> probe_v_axon;        // (steps / probe_every) x probe_cells, sample-major
   bool mesh_kernel = false;
   std::int64_t device_bytes = 0;
 };

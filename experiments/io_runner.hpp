@@ -97,7 +97,7 @@ IoRunResult run_io(const IoRunPlan& plan) {
     sim.step(i_app, per_cell);
     const std::int64_t done = n + 1;
     if (trace_sampler && done % every == 0) trace_sampler->capture(sim.state(), done);
-    if (probe_sampler) probe_sampler->capture(sim.state(), done);
+    if (probe_sampler && done % plan.probe_every == 0) probe_sampler->capture(sim.state(), done);
     if ((trace_sampler && trace_sampler->full()) || (probe_sampler && probe_sampler->full()) || sim.spikes_due())
       drain_all(false);
     if ((done & 63) == 0) bar.update(done);

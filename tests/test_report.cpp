@@ -140,6 +140,9 @@ TEST_CASE("markdown: heading, hardware, one table row per result, footnote for r
   CHECK(md.find(footnote) != std::string::npos);
   CHECK(md.find(footnote) > md.find(table.back()));  // under the table
 
+  r.hardware[0].second = "two\nlines";  // a line break would end the list item
+  CHECK(to_markdown(r).find("- **serial**: two lines\n") != std::string::npos);
+
   r.rows[0].steps = 2000;
   const std::string full = to_markdown(r);
   CHECK(full.find("serial budget") == std::string::npos);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: build the CUDA variant, run the whole test suite (CUDA backend included), list
+# the backends, run the mesh comparison and the IO-step benchmarks; logs and tables go to $1 (default out/gpu).
+# Offline machines: run scripts/offline_bundle.sh on a networked machine first and bring .offline/ along.
+#   KBRAIN_GPU_STAGES  which stages to run (default "build test compare bench")
+#   KBRAIN_COMPARE_ARGS extra arguments for `kbrain compare` (default: mesh 256..2048, 2000 steps)
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${1:-$here/out/gpu}"
+mkdir -p "$out"
+stages="${KBRAIN_GPU_STAGES:-build test compare bench}"
+export KBRAIN_NO_PROGRESS=1 OMP_PROC_BIND=spread OMP_PLACES=threads
+export KBRAIN_JOBS="${KBRAIN_JOBS:-$(nproc)}"
+if [ -d "$here/.offline" ]; then
+  export LD_LIBRARY_PATH="/tmp/kbrain-sysroot/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  builder=("$here/scripts/offline_build.sh" cuda)
+else
+  "$here/scripts/setup_deps.sh"
+  builder=("$here/scripts/build.sh" cuda)
+fi
+build="$here/build/cuda"
+rc=0
+for stage in $stages; do
+  echo "=== $stage ($(date -u +%H:%M:%S))"
+  case "$stage" in
+    build) "${builder[@]}" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; } ;;
+    test) (cd "$build" && ctest --output-on-failure 2>&1 | tee "$out/ctest.log" | tail -25) || rc=1 ;;
+    compare)
+      "$build/experiments/kbrain" backends | tee "$out/backends.txt"
+      # shellcheck disable=SC2086
+      "$build/experiments/kbrain" compare "$here/experiments/io_du_nguyen_mesh.toml" \
+        ${KBRAIN_COMPARE_ARGS:---sizes 256,512,1024,2048 --steps 2000} -o "$out/compare" 2>"$out/compare.err" \
+        | tee "$out/compare.txt" || { rc=1; tail -20 "$out/compare.err"; } ;;
+    bench)
+      "$build/bench/kbrain_bench" --benchmark_min_time=0.3 --benchmark_filter="${KBRAIN_BENCH_FILTER:-.}" \
+        --benchmark_out="$out/bench.json" --benchmark_out_format=json 2>&1 | tee "$out/bench.txt" | tail -60 || rc=1 ;;
+  esac
+done
+exit $rc
