@@ -8,15 +8,7 @@
 #include <Kokkos_Core.hpp>
 #include <fmt/format.h>
 
-#ifndef KBRAIN_SOURCE_DIR
-#define KBRAIN_SOURCE_DIR "."
-#endif
-#ifndef KBRAIN_BUILD_COMMIT
-#define KBRAIN_BUILD_COMMIT "unknown"
-#endif
-#ifndef KBRAIN_KOKKOS_ORIGIN
-#define KBRAIN_KOKKOS_ORIGIN "unknown origin"
-#endif
+#include "kbrain_build_config.hpp"
 
 namespace kbrain {
 
