@@ -37,7 +37,7 @@ void check_reference(Tolerance tol) {
   double max_dv = 0;
   for (std::int64_t k = 0; k < kCompared; ++k)
     for (int c = 0; c < 10; ++c) max_dv = std::max(max_dv, std::fabs(r.probe_v_axon[k * 10 + c] - ref_v[k][c]));
-  INFO("backend " << Backend::name << ", " << precision_name<Real>() << ": max |dV_axon| = " << max_dv);
+  INFO("backend " << std::string(Backend::name) << ", " << std::string(precision_name<Real>()) << ": max |dV_axon| = " << max_dv);
   CHECK(max_dv <= tol.max_dv);
 
   // Spikes: upward crossings of -20 mV, per cell, over the whole 40 000 steps. kbrain numbers a spike by the

@@ -12,7 +12,7 @@ namespace kbrain::io {
 
 template <class Real>
 KOKKOS_INLINE_FUNCTION Real gap_term(Real g, Real dv) {
-  return g * (Real(0.8) * kx::exp(-(dv * dv) / Real(100)) + Real(0.2)) * dv;
+  return g * (Real(0.8) * kx::exp(dv * dv * Real(-0.01)) + Real(0.2)) * dv;
 }
 
 // General networks: CSR of incoming junctions (sources of cell i are sources[offsets[i] .. offsets[i+1])).

@@ -58,7 +58,7 @@ class IoSimulation {
     const std::int64_t cap = std::max<std::int64_t>(2 * cells_, std::min<std::int64_t>(64 * cells_, 16 << 20));
     spike_interval_ = 2 * (cap / cells_);  // a cell crosses upward at most once every 2 steps
     sink_.count = Kokkos::View<int, Mem>("spike_count");
-    sink_.events = Kokkos::View<int* [2], Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_events"), cap);
+    sink_.events = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_events"), 2 * cap);
   }
   std::int64_t spike_drain_interval() const { return spike_interval_; }
 
@@ -81,14 +81,14 @@ class IoSimulation {
     if (sink_.events.extent(0) == 0) return out;
     int n = 0;
     Kokkos::deep_copy(n, sink_.count);
-    if (n > static_cast<int>(sink_.events.extent(0)))
+    if (n > sink_.capacity())
       throw std::logic_error("spike buffer overflow: drain_spikes() was not called often enough");
     if (n > 0) {
-      auto sub = Kokkos::subview(sink_.events, std::make_pair(0, n), Kokkos::ALL());
+      auto sub = Kokkos::subview(sink_.events, std::make_pair(0, 2 * n));  // contiguous: one transfer
       auto h = Kokkos::create_mirror_view(sub);
       Kokkos::deep_copy(h, sub);
       out.reserve(n);
-      for (int k = 0; k < n; ++k) out.emplace_back(h(k, 0), h(k, 1));
+      for (int k = 0; k < n; ++k) out.emplace_back(h(2 * k), h(2 * k + 1));
       std::sort(out.begin(), out.end());
       Kokkos::deep_copy(sink_.count, 0);
     }

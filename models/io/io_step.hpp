@@ -15,14 +15,14 @@ namespace kbrain::io {
 // Constants converted once to the working precision.
 template <class Real>
 struct IoConstants {
-  Real c_m, g_na_s, g_kdr_s, g_k_s, g_ls, g_k_ca, g_cah, g_ld, g_h, g_na_a, g_k_a, g_la;
+  Real inv_c_m, g_na_s, g_kdr_s, g_k_s, g_ls, g_k_ca, g_cah, g_ld, g_h, g_na_a, g_k_a, g_la;
   Real g_int_p1d, g_int_p1, g_int_p2d, g_int_p2;  // G_INT/(1-P1), G_INT/P1, G_INT/(1-P2), G_INT/P2
   Real v_na, v_k, v_ca, v_h, v_l;
   Real dt, dt_fast_k;  // dt_fast_k: literal 0.05 (reference) or dt (corrected)
 
   static IoConstants make(const IoParameters& p) {
     IoConstants c;
-    c.c_m = Real(p.c_m);
+    c.inv_c_m = Real(1.0 / p.c_m);
     c.g_na_s = Real(p.g_na_s); c.g_kdr_s = Real(p.g_kdr_s); c.g_k_s = Real(p.g_k_s); c.g_ls = Real(p.g_ls);
     c.g_k_ca = Real(p.g_k_ca); c.g_cah = Real(p.g_cah); c.g_ld = Real(p.g_ld); c.g_h = Real(p.g_h);
     c.g_na_a = Real(p.g_na_a); c.g_k_a = Real(p.g_k_a); c.g_la = Real(p.g_la);
@@ -40,8 +40,9 @@ struct IoConstants {
 // Spike events found during one step, appended with an atomic counter; the host drains them (sorted) later.
 template <class Mem>
 struct SpikeSink {
-  Kokkos::View<int, Mem> count;            // number of events appended so far (may exceed capacity)
-  Kokkos::View<int* [2], Mem> events;      // (step, cell); extent 0 => detection off
+  Kokkos::View<int, Mem> count;   // number of events appended so far (may exceed capacity)
+  Kokkos::View<int*, Mem> events;  // step, cell, step, cell, ... (2 ints per event); extent 0 => detection off
+  KOKKOS_INLINE_FUNCTION int capacity() const { return static_cast<int>(events.extent(0) / 2); }
 };
 
 template <class ExecSpace, class Real, class GapJunctions>
@@ -57,6 +58,12 @@ struct IoStepFunctor {
   Real spike_threshold = Real(-20);
   int step = 0;            // index n+1 written into spike events
 
+  // The arithmetic is the specification's, rearranged only where that removes divisions (the kernel is
+  // arithmetic-bound on GPUs):
+  //  - division by a literal becomes multiplication by its reciprocal;
+  //  - for a gate with x_inf = a/(a+b), tau = c/(a+b):  x + dt*(x_inf - x)/tau  ==  x + (dt/c)*(a - x*(a+b));
+  //  - for tau = 1/(e1+e2) or tau = c*exp(z):  (x_inf - x)/tau  ==  (x_inf - x)*(e1+e2)  or  *exp(-z)/c.
+  // The reference-trace tests (tests/test_io_reference.cpp) bound the effect: <= 5e-9 mV in double.
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     using kx::exp;
     const Real one = 1;
@@ -64,23 +71,18 @@ struct IoStepFunctor {
 
     // ---------------- dendrite ----------------
     const Real i_c = gap.current(i, vd, cur);
-    const Real q_inf = one / (one + exp((vd + Real(80)) / Real(4)));
-    const Real tau_q = one / (exp(Real(-0.086) * vd - Real(14.6)) + exp(Real(0.070) * vd - Real(1.87)));
-    const Real q = cur(Q_H, i) + c.dt * ((q_inf - cur(Q_H, i)) / tau_q);
+    const Real q_inf = one / (one + exp((vd + Real(80)) * Real(0.25)));
+    const Real inv_tau_q = exp(Real(-0.086) * vd - Real(14.6)) + exp(Real(0.070) * vd - Real(1.87));
+    const Real q = cur(Q_H, i) + c.dt * ((q_inf - cur(Q_H, i)) * inv_tau_q);
 
-    const Real a_r = Real(1.7) / (one + exp(-(vd - Real(5)) / Real(13.9)));
-    const Real b_r = Real(0.02) * (vd + Real(8.5)) / (exp((vd + Real(8.5)) / Real(5)) - one);
-    const Real r_inf = a_r / (a_r + b_r);
-    const Real tau_r = Real(5) / (a_r + b_r);
-    const Real r = cur(R_CAH, i) + c.dt * ((r_inf - cur(R_CAH, i)) / tau_r);
+    const Real a_r = Real(1.7) / (one + exp((Real(5) - vd) * Real(1 / 13.9)));
+    const Real b_r = Real(0.02) * (vd + Real(8.5)) / (exp((vd + Real(8.5)) * Real(0.2)) - one);
+    const Real r = cur(R_CAH, i) + c.dt * Real(0.2) * (a_r - cur(R_CAH, i) * (a_r + b_r));  // tau_r = 5/(a+b)
 
     const Real ca_old = cur(CA_CONC, i);
     const Real a_s_raw = Real(0.00002) * ca_old;
     const Real a_s = a_s_raw < Real(0.01) ? a_s_raw : Real(0.01);
-    const Real b_s = Real(0.015);
-    const Real s_inf = a_s / (a_s + b_s);
-    const Real tau_s = one / (a_s + b_s);
-    const Real s = cur(S_KCA, i) + c.dt * ((s_inf - cur(S_KCA, i)) / tau_s);
+    const Real s = cur(S_KCA, i) + c.dt * (a_s - cur(S_KCA, i) * (a_s + Real(0.015)));  // b_s = 0.015, tau = 1/(a+b)
 
     const Real ca = ca_old + c.dt * (Real(-3) * cur(I_CAH, i) - Real(0.075) * ca_old);
 
@@ -91,7 +93,7 @@ struct IoStepFunctor {
     const Real i_h = c.g_h * q * (vd - c.v_h);
     Real i_app_here = i_app;
     if (i_app_cell.extent(0) != 0) i_app_here += i_app_cell(i);
-    const Real dvd = (-(i_cah + i_sd + i_ld + i_kca + i_c + i_h) + i_app_here) / c.c_m;
+    const Real dvd = (-(i_cah + i_sd + i_ld + i_kca + i_c + i_h) + i_app_here) * c.inv_c_m;
 
     next(V_DEND, i) = vd + c.dt * dvd;
     next(R_CAH, i) = r;
@@ -101,28 +103,27 @@ struct IoStepFunctor {
     next(I_CAH, i) = i_cah;
 
     // ---------------- soma ----------------
-    const Real k_inf = one / (one + exp(-(vs + Real(61)) / Real(4.2)));
-    const Real l_inf = one / (one + exp((vs + Real(85.5)) / Real(8.5)));
-    const Real tau_l = Real(20) * exp((vs + Real(160)) / Real(30)) / (one + exp((vs + Real(84)) / Real(7.3))) + Real(35);
+    const Real k_inf = one / (one + exp((vs + Real(61)) * Real(-1 / 4.2)));
+    const Real l_inf = one / (one + exp((vs + Real(85.5)) * Real(1 / 8.5)));
+    const Real tau_l =
+        Real(20) * exp((vs + Real(160)) * Real(1 / 30.0)) / (one + exp((vs + Real(84)) * Real(1 / 7.3))) + Real(35);
     const Real k = cur(K_CAL, i) + c.dt * (k_inf - cur(K_CAL, i));  // tau_k = 1
     const Real l = cur(L_CAL, i) + c.dt * ((l_inf - cur(L_CAL, i)) / tau_l);
 
-    const Real m = one / (one + exp((Real(-30) - vs) / Real(5.5)));
-    const Real h_inf = one / (one + exp((Real(-70) - vs) / Real(-5.8)));
-    const Real tau_h = Real(3) * exp((Real(-40) - vs) / Real(33));
-    const Real h = cur(H_NA, i) + c.dt * ((h_inf - cur(H_NA, i)) / tau_h);
+    const Real m = one / (one + exp((Real(-30) - vs) * Real(1 / 5.5)));
+    const Real h_inf = one / (one + exp((vs + Real(70)) * Real(1 / 5.8)));               // (-70-V)/-5.8
+    const Real inv_tau_h = exp((vs + Real(40)) * Real(1 / 33.0)) * Real(1 / 3.0);        // tau_h = 3 exp((-40-V)/33)
+    const Real h = cur(H_NA, i) + c.dt * ((h_inf - cur(H_NA, i)) * inv_tau_h);
 
-    const Real n_inf = one / (one + exp((Real(-3) - vs) / Real(10)));
-    const Real p_inf = one / (one + exp((Real(-51) - vs) / Real(-12)));
-    const Real tau_n = Real(5) + Real(47) * exp(-(Real(-50) - vs) / Real(900));
-    const Real n = cur(N_KDR, i) + c.dt * ((n_inf - cur(N_KDR, i)) / tau_n);
-    const Real p = cur(P_KDR, i) + c.dt * ((p_inf - cur(P_KDR, i)) / tau_n);
+    const Real n_inf = one / (one + exp((Real(-3) - vs) * Real(0.1)));
+    const Real p_inf = one / (one + exp((vs + Real(51)) * Real(1 / 12.0)));              // (-51-V)/-12
+    const Real inv_tau_n = one / (Real(5) + Real(47) * exp((vs + Real(50)) * Real(1 / 900.0)));
+    const Real n = cur(N_KDR, i) + c.dt * ((n_inf - cur(N_KDR, i)) * inv_tau_n);
+    const Real p = cur(P_KDR, i) + c.dt * ((p_inf - cur(P_KDR, i)) * inv_tau_n);
 
-    const Real a_xs = Real(0.13) * (vs + Real(25)) / (one - exp(-(vs + Real(25)) / Real(10)));
+    const Real a_xs = Real(0.13) * (vs + Real(25)) / (one - exp((vs + Real(25)) * Real(-0.1)));
     const Real b_xs = Real(1.69) * exp(Real(-0.0125) * (vs + Real(35)));
-    const Real x_inf_s = a_xs / (a_xs + b_xs);
-    const Real tau_xs = one / (a_xs + b_xs);
-    const Real x_s = cur(X_KS, i) + c.dt_fast_k * ((x_inf_s - cur(X_KS, i)) / tau_xs);
+    const Real x_s = cur(X_KS, i) + c.dt_fast_k * (a_xs - cur(X_KS, i) * (a_xs + b_xs));  // tau = 1/(a+b)
 
     const Real i_ds = c.g_int_p1 * (vs - vd);
     const Real k3 = k * k * k;
@@ -135,7 +136,7 @@ struct IoStepFunctor {
     const Real xs2 = x_s * x_s;
     const Real i_ks = c.g_k_s * (xs2 * xs2) * (vs - c.v_k);
     const Real i_as = c.g_int_p2d * (vs - va);
-    const Real dvs = (-(i_cal + i_ds + i_as + i_na_s + i_ls + i_kdr + i_ks)) / c.c_m;
+    const Real dvs = (-(i_cal + i_ds + i_as + i_na_s + i_ls + i_kdr + i_ks)) * c.inv_c_m;
 
     next(V_SOMA, i) = vs + c.dt * dvs;
     next(K_CAL, i) = k;
@@ -146,16 +147,14 @@ struct IoStepFunctor {
     next(X_KS, i) = x_s;
 
     // ---------------- axon hillock ----------------
-    const Real m_a = one / (one + exp((Real(-30) - va) / Real(5.5)));
-    const Real h_inf_a = one / (one + exp((Real(-60) - va) / Real(-5.8)));
-    const Real tau_h_a = Real(1.5) * exp((Real(-40) - va) / Real(33));
-    const Real h_a = cur(H_NA_A, i) + c.dt * ((h_inf_a - cur(H_NA_A, i)) / tau_h_a);
+    const Real m_a = one / (one + exp((Real(-30) - va) * Real(1 / 5.5)));
+    const Real h_inf_a = one / (one + exp((va + Real(60)) * Real(1 / 5.8)));             // (-60-V)/-5.8
+    const Real inv_tau_h_a = exp((va + Real(40)) * Real(1 / 33.0)) * Real(1 / 1.5);      // tau = 1.5 exp((-40-V)/33)
+    const Real h_a = cur(H_NA_A, i) + c.dt * ((h_inf_a - cur(H_NA_A, i)) * inv_tau_h_a);
 
-    const Real a_xa = Real(0.13) * (va + Real(25)) / (one - exp(-(va + Real(25)) / Real(10)));
+    const Real a_xa = Real(0.13) * (va + Real(25)) / (one - exp((va + Real(25)) * Real(-0.1)));
     const Real b_xa = Real(1.69) * exp(Real(-0.0125) * (va + Real(35)));
-    const Real x_inf_a = a_xa / (a_xa + b_xa);
-    const Real tau_xa = one / (a_xa + b_xa);
-    const Real x_a = cur(X_KA, i) + c.dt_fast_k * ((x_inf_a - cur(X_KA, i)) / tau_xa);
+    const Real x_a = cur(X_KA, i) + c.dt_fast_k * (a_xa - cur(X_KA, i) * (a_xa + b_xa));
 
     const Real m_a3 = m_a * m_a * m_a;
     const Real i_na_a = c.g_na_a * m_a3 * h_a * (va - c.v_na);
@@ -163,7 +162,7 @@ struct IoStepFunctor {
     const Real i_sa = c.g_int_p2 * (va - vs);
     const Real xa2 = x_a * x_a;
     const Real i_k_a = c.g_k_a * (xa2 * xa2) * (va - c.v_k);
-    const Real dva = (-(i_k_a + i_sa + i_la + i_na_a)) / c.c_m;
+    const Real dva = (-(i_k_a + i_sa + i_la + i_na_a)) * c.inv_c_m;
     const Real va_new = va + c.dt * dva;
 
     next(V_AXON, i) = va_new;
@@ -172,9 +171,9 @@ struct IoStepFunctor {
 
     if (spikes.events.extent(0) != 0 && va < spike_threshold && va_new >= spike_threshold) {
       const int slot = Kokkos::atomic_fetch_add(&spikes.count(), 1);
-      if (slot < static_cast<int>(spikes.events.extent(0))) {
-        spikes.events(slot, 0) = step;
-        spikes.events(slot, 1) = i;
+      if (slot < spikes.capacity()) {
+        spikes.events(2 * slot) = step;
+        spikes.events(2 * slot + 1) = i;
       }
     }
   }
