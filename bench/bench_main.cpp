@@ -42,6 +42,20 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel) {
                                                     kStepsPerIteration * double(state.iterations())));
 }
 
+// Device memory bandwidth two ways: Kokkos::deep_copy (cudaMemcpy / memcpy) and a Kokkos copy kernel.
+template <class Backend>
+void bm_deep_copy(benchmark::State& state, std::int64_t bytes) {
+  using Mem = typename Backend::memory_space;
+  const std::int64_t n = bytes / sizeof(double);
+  Kokkos::View<double*, Mem> a("copy_a", n), b("copy_b", n);
+  Kokkos::deep_copy(a, 1.0);
+  for (auto _ : state) {
+    Kokkos::deep_copy(b, a);
+    typename Backend::execution_space().fence();
+  }
+  state.SetBytesProcessed(2 * n * sizeof(double) * state.iterations());  // read + write
+}
+
 template <class Backend>
 void bm_copy(benchmark::State& state, std::int64_t bytes) {
   using Mem = typename Backend::memory_space;
@@ -74,8 +88,12 @@ void register_backend() {
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
-  benchmark::RegisterBenchmark(("copy_bandwidth/" + b + "/256MiB").c_str(),
+  benchmark::RegisterBenchmark(("copy_bandwidth/" + b + "/kernel/256MiB").c_str(),
                                [](benchmark::State& s) { bm_copy<Backend>(s, std::int64_t(256) << 20); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark(("copy_bandwidth/" + b + "/deep_copy/256MiB").c_str(),
+                               [](benchmark::State& s) { bm_deep_copy<Backend>(s, std::int64_t(256) << 20); })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
 }
