@@ -20,6 +20,7 @@ case "$variant" in
   *) echo "usage: scripts/build.sh [host|cuda] [cmake args...]" >&2; exit 2 ;;
 esac
 build="$here/build/$variant"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release "${flags[@]}" "$@" >&2
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  -DKBRAIN_KOKKOS_SOURCE="${KBRAIN_DEPS_DIR:-$here/.deps}/kokkos" "${flags[@]}" "$@" >&2
 cmake --build "$build" -j "$jobs" >&2
 echo "$build"
