@@ -14,19 +14,15 @@
 #include <fmt/format.h>
 
 #include "core/rng/counter_rng.hpp"
+#include "core/text/tokens.hpp"
 
 namespace kbrain {
 namespace {
+using text::is_blank_char;
+using text::parse_finite;
+using text::split_tokens;
 
-bool is_blank_char(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-bool parse_finite(std::string_view token, double& value) {
-  std::string_view digits = token;
-  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
-  if (digits.empty()) return false;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  return ec == std::errc() && end == digits.data() + digits.size() && std::isfinite(value);
-}
 
 std::vector<double> read_g_cal_file(const std::filesystem::path& file, std::int64_t cells) {
   const std::string name = file.string();

@@ -15,32 +15,16 @@
 #include <fmt/format.h>
 
 #include "core/network/gap_network.hpp"
+#include "core/text/tokens.hpp"
 
 namespace kbrain {
 namespace {
+using text::is_blank_char;
+using text::parse_finite;
+using text::split_tokens;
 
-bool is_blank_char(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-// Splits `line` at whitespace into `tokens` (views into `line`).
-void split_tokens(std::string_view line, std::vector<std::string_view>& tokens) {
-  tokens.clear();
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && is_blank_char(line[i])) ++i;
-    const std::size_t begin = i;
-    while (i < line.size() && !is_blank_char(line[i])) ++i;
-    if (i > begin) tokens.push_back(line.substr(begin, i - begin));
-  }
-}
 
-// Whole token must be a finite decimal number (an optional leading '+' is accepted).
-bool parse_finite(std::string_view token, double& value) {
-  std::string_view digits = token;
-  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
-  if (digits.empty()) return false;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  return ec == std::errc() && end == digits.data() + digits.size() && std::isfinite(value);
-}
 
 struct MatrixEntry {
   std::int32_t row;  // source cell

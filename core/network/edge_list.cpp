@@ -18,35 +18,18 @@
 #include <fmt/format.h>
 
 #include "core/network/gap_network.hpp"
+#include "core/text/tokens.hpp"
 
 namespace kbrain {
 namespace {
+using text::is_blank_char;
+using text::parse_finite;
+using text::split_tokens;
 
 constexpr double kDefaultConductance = 0.04;
 
-bool is_blank_char(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-// Splits `line` (up to a '#') at whitespace into `tokens`.
-void split_tokens(std::string_view line, std::vector<std::string_view>& tokens) {
-  tokens.clear();
-  const std::size_t hash = line.find('#');
-  if (hash != std::string_view::npos) line = line.substr(0, hash);
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && is_blank_char(line[i])) ++i;
-    const std::size_t begin = i;
-    while (i < line.size() && !is_blank_char(line[i])) ++i;
-    if (i > begin) tokens.push_back(line.substr(begin, i - begin));
-  }
-}
 
-bool parse_finite(std::string_view token, double& value) {
-  std::string_view digits = token;
-  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
-  if (digits.empty()) return false;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  return ec == std::errc() && end == digits.data() + digits.size() && std::isfinite(value);
-}
 
 bool parse_integer(std::string_view token, std::int64_t& value) {
   const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
@@ -70,7 +53,7 @@ class EdgeListParser {
     std::vector<std::string_view> tokens;
     while (std::getline(in, line)) {
       ++line_no_;
-      split_tokens(line, tokens);
+      split_tokens(line, tokens, '#');
       if (tokens.empty()) continue;
       if (cells_ < 0) {
         parse_cells_header(tokens);

@@ -8,9 +8,12 @@
 #include <iterator>
 #include <set>
 #include <stdexcept>
+#include "core/text/json.hpp"
 
 namespace kbrain {
 namespace {
+using text::json_number;
+using text::json_string;
 
 constexpr const char* kMissing = "—";        // shown for a value that does not exist (NaN)
 constexpr const char* kReducedMarker = "†";  // marks rows that ran fewer steps than requested
@@ -62,30 +65,6 @@ std::string csv_field(const std::string& s) {
 // Shortest round-trip decimal; NaN/inf -> empty field.
 std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string(); }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (c < 0x20)
-          out += fmt::format("\\u{:04x}", c);
-        else
-          out.push_back(ch);
-    }
-  }
-  out.push_back('"');
-  return out;
-}
-// JSON has no NaN or infinity: those become null.
-std::string json_number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string("null"); }
 
 void write_text_file(const std::filesystem::path& file, const std::string& text) {
   if (file.has_parent_path()) {
