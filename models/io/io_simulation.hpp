@@ -18,6 +18,16 @@
 
 namespace kbrain::io {
 
+// GPU launch bounds of the step kernel (max threads per block, min blocks per SM); 0, 0 = Kokkos' choice.
+// Set at configure time with -DKBRAIN_IO_MAX_THREADS=256 -DKBRAIN_IO_MIN_BLOCKS=2 (a tuning knob).
+#ifndef KBRAIN_IO_MAX_THREADS
+#define KBRAIN_IO_MAX_THREADS 0
+#endif
+#ifndef KBRAIN_IO_MIN_BLOCKS
+#define KBRAIN_IO_MIN_BLOCKS 0
+#endif
+using StepLaunchBounds = Kokkos::LaunchBounds<KBRAIN_IO_MAX_THREADS, KBRAIN_IO_MIN_BLOCKS>;
+
 template <class Backend, class Real>
 class IoSimulation {
  public:
@@ -131,7 +141,7 @@ class IoSimulation {
     f.spikes = sink_;
     f.spike_threshold = spike_threshold_;
     f.step = static_cast<int>(steps_done_ + 1);
-    Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec>(0, cells_), f);
+    Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(0, cells_), f);
   }
 
   void upload_per_cell(const std::vector<double>& v) {
