@@ -10,7 +10,7 @@ mkdir -p "$out"
 for p in "${pairs[@]}"; do
   t="${p%,*}"; b="${p#*,}"
   cmake "$build" -DKBRAIN_IO_MAX_THREADS="$t" -DKBRAIN_IO_MIN_BLOCKS="$b" >/dev/null
-  cmake --build "$build" -j "$(nproc)" --target kbrain_bench >"$out/tune_build_$t_$b.log" 2>&1 || { echo "build $p failed"; continue; }
+  cmake --build "$build" -j "$(nproc)" --target kbrain_bench >"$out/tune_build_${t}_${b}.log" 2>&1 || { echo "build $p failed"; continue; }
   echo "== launch bounds $p"
   "$build/bench/kbrain_bench" --benchmark_filter="${KBRAIN_BENCH_FILTER:-io_step/cuda/.*/1024x1024/mesh}" \
     --benchmark_min_time=0.3 2>/dev/null | grep -E "io_step|copy" | tee "$out/tune_${t}_${b}.txt"
