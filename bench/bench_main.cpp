@@ -23,11 +23,12 @@ using namespace kbrain;
 constexpr int kStepsPerIteration = 10;
 
 template <class Backend, class Real>
-void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel) {
+void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bool host_simd = true) {
   const GapNetwork net = make_mesh2d(side, side, 0.04);
   std::vector<double> g_cal(net.cells);
   for (std::int64_t i = 0; i < net.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 97) / 97.0;
   io::IoSimulation<Backend, Real> sim(io::IoParameters{}, net, g_cal, mesh_kernel);
+  sim.set_host_simd(host_simd);
   for (int n = 0; n < 20; ++n) sim.step(0.0);  // warm-up
   sim.fence();
   for (auto _ : state) {
@@ -88,6 +89,18 @@ void register_backend() {
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
+  if (!Backend::is_gpu)  // the plain one-cell-per-index kernel with libm exp: the scalar baseline
+    for (bool mesh : {true, false}) {
+      const std::string tag = std::string("256x256") + (mesh ? "/mesh" : "/csr");
+      benchmark::RegisterBenchmark(("io_step_scalar/" + b + "/float/" + tag).c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, 256, mesh, false); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+      benchmark::RegisterBenchmark(("io_step_scalar/" + b + "/double/" + tag).c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, 256, mesh, false); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
   benchmark::RegisterBenchmark(("copy_bandwidth/" + b + "/kernel/256MiB").c_str(),
                                [](benchmark::State& s) { bm_copy<Backend>(s, std::int64_t(256) << 20); })
       ->Unit(benchmark::kMillisecond)
@@ -100,9 +113,14 @@ void register_backend() {
 
 }  // namespace
 
+namespace kbrain::bench {
+void register_spiking_benchmarks();
+}
+
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   for_each_backend([](auto tag) { register_backend<typename decltype(tag)::type>(); });
+  kbrain::bench::register_spiking_benchmarks();  // bench_spiking.cpp
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

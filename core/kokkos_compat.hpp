@@ -16,12 +16,16 @@ using Kokkos::sqrt;
 using Kokkos::fabs;
 using Kokkos::log;
 using Kokkos::cos;
+using Kokkos::expm1;
+using Kokkos::pow;
 #else
 using Kokkos::Experimental::exp;
 using Kokkos::Experimental::sqrt;
 using Kokkos::Experimental::fabs;
 using Kokkos::Experimental::log;
 using Kokkos::Experimental::cos;
+using Kokkos::Experimental::expm1;
+using Kokkos::Experimental::pow;
 #endif
 
 template <class ExecSpace>

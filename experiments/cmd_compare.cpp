@@ -12,6 +12,7 @@
 #include "experiments/commands.hpp"
 #include "experiments/io_dispatch.hpp"
 #include "experiments/io_run_plan.hpp"
+#include "experiments/spiking_commands.hpp"
 
 namespace kbrain {
 
@@ -94,6 +95,10 @@ int cmd_compare(const CompareOptions& o) {
   for (auto s : sizes)
     if (s < 0) throw ConfigError("--sizes: sizes must be >= 1");
   const std::int64_t budget = o.max_slow_cell_steps > 0 ? o.max_slow_cell_steps : cfg.compare.max_slow_cell_steps;
+  if (is_spiking_model(cfg.model))
+    return cmd_compare_spiking(cfg, backends, precisions, sizes, o.steps, budget,
+                               o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare"
+                                                 : std::filesystem::path(o.out_dir));
   const std::string ref_backend = has_backend("serial") ? "serial" : backends.front();
 
   std::map<std::string, BackendFacts> fact;
@@ -111,16 +116,21 @@ int cmd_compare(const CompareOptions& o) {
 
   const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare"
                                          : std::filesystem::path(o.out_dir);
+  std::vector<double> densities = cfg.compare.densities;  // uniform/gaussian3d: network.density sweep
+  if (densities.empty()) densities.push_back(0);          // the experiment's own density
+  for (double density : densities)
   for (auto size : sizes) {
-    IoRunPlan plan = make_io_plan(cfg, size, o.steps);
+    IoRunPlan plan = make_io_plan(cfg, size, o.steps, density);
     plan.probe_cells = spread_cells(plan.network->cells, cfg.compare.probe_cells);
     plan.probe_every = kProbeEvery;
     plan.count_spikes = true;
     const auto cells = plan.network->cells;
-    const std::string label = plan.network->is_mesh()
-                                  ? fmt::format("{}x{}", plan.network->mesh_rows, plan.network->mesh_cols)
-                                  : fmt::format("{}", cells);
-    fmt::print(stderr, "[compare] {} cells ({}), {} junctions\n", cells, label, plan.network->junctions());
+    const std::string label =
+        plan.network->is_mesh() ? fmt::format("{}x{}", plan.network->mesh_rows, plan.network->mesh_cols)
+        : plan.generator        ? fmt::format("{} d={}", plan.generator->spec.kind_name(), plan.generator->spec.density)
+                                : fmt::format("{}", cells);
+    fmt::print(stderr, "[compare] {} cells ({}), {} junctions\n", cells, label,
+               plan.generator ? plan.generator->expected_junctions : double(plan.network->junctions()));
 
     // Reference: serial double (or the first backend in double when serial is not compiled in).
     IoRunPlan ref_plan = plan;
@@ -139,7 +149,7 @@ int cmd_compare(const CompareOptions& o) {
         }
         ComparisonRow row;
         row.cells = cells;
-        row.junctions = plan.network->junctions();
+        row.junctions = r.junctions;
         row.size_label = label;
         row.backend = b;
         row.precision = to_string(prec);
@@ -152,6 +162,7 @@ int cmd_compare(const CompareOptions& o) {
         row.wall_s_per_bio_s = r.simulate_s / (double(r.steps) * cfg.dt / 1000.0);
         fill_agreement(row, r, ref, plan.probe_cells.size(), plan.probe_every);
         row.note = r.mesh_kernel ? "mesh kernel" : "CSR";
+        if (plan.generator) row.note += fmt::format("; generate {:.3g} s", r.generate_s);
         if (ref_backend != "serial") row.note += "; reference: " + ref_backend + " double";
         report.rows.push_back(row);
         fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} ns/cell-step  max|dV| {:.3g} mV\n", b,

@@ -8,6 +8,7 @@
 #include "experiments/commands.hpp"
 #include "experiments/io_dispatch.hpp"
 #include "experiments/io_run_plan.hpp"
+#include "experiments/spiking_commands.hpp"
 
 namespace kbrain {
 
@@ -34,6 +35,9 @@ int cmd_run(const RunOptions& o) {
   }
   const Precision precision = o.precision.empty() ? cfg.precision : parse_precision(o.precision);
   if (o.steps < 0) throw ConfigError("--steps must be > 0");
+  if (is_spiking_model(cfg.model))
+    return cmd_run_spiking(cfg, backend, precision, o.steps,
+                           o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir));
 
   IoRunPlan plan = make_io_plan(cfg, 0, o.steps);  // reads every input file before any output exists
   plan.use_mesh_kernel = !o.no_mesh_kernel;
@@ -58,6 +62,8 @@ int cmd_run(const RunOptions& o) {
 
   const double cell_steps = double(plan.network->cells) * double(r.steps);
   m.numbers["network_s"] = plan.network_build_s;
+  m.numbers["junctions"] = double(r.junctions);
+  if (plan.generator) m.numbers["generate_s"] = r.generate_s;
   m.numbers["setup_s"] = r.setup_s;
   m.numbers["simulate_s"] = r.simulate_s;
   m.numbers["output_s"] = r.output_s;
@@ -67,7 +73,8 @@ int cmd_run(const RunOptions& o) {
   write_manifest(plan.out_dir / "run.json", m);
 
   fmt::print("{}: {} cells, {} junctions, {} steps on {} ({}), {}\n", cfg.name, plan.network->cells,
-             plan.network->junctions(), r.steps, backend, to_string(precision), describe_backend(backend));
+             r.junctions, r.steps, backend, to_string(precision), describe_backend(backend));
+  if (plan.generator) fmt::print("  generate {:.3f} s ({} on {})\n", r.generate_s, cfg.network.type, backend);
   fmt::print("  network {:.3f} s, setup {:.3f} s, simulate {:.3f} s ({:.3f} ns/cell-step, {:.3f} s per bio s), "
              "output {:.3f} s\n",
              plan.network_build_s, r.setup_s, r.simulate_s, r.simulate_s * 1e9 / cell_steps,

@@ -43,6 +43,21 @@ io::IoParameters make_parameters(const ExperimentConfig& cfg) {
   return p;
 }
 
+RandomNetworkSpec make_generator_spec(const NetworkConfig& n, std::int64_t size_override, double density_override) {
+  RandomNetworkSpec s;
+  s.kind = n.type == "uniform" ? RandomNetworkSpec::Kind::Uniform : RandomNetworkSpec::Kind::Gaussian3d;
+  s.cells = size_override > 0 ? size_override : n.cells;
+  s.density = density_override > 0 ? density_override : n.density;
+  s.exact = n.mode == "exact";
+  s.sigma = n.sigma;
+  s.scale = n.scale;
+  s.symmetric = n.symmetric;
+  s.seed = n.seed;
+  s.g_low = n.conductance_range ? n.conductance_low : n.conductance;
+  s.g_high = n.conductance_range ? n.conductance_high : n.conductance;
+  return s;
+}
+
 GapNetwork make_network(const ExperimentConfig& cfg, std::int64_t size_override) {
   const auto& n = cfg.network;
   if (n.type == "mesh2d") {
@@ -71,7 +86,8 @@ std::vector<std::int64_t> spread_cells(std::int64_t cells, std::int64_t count) {
   return out;
 }
 
-IoRunPlan make_io_plan(const ExperimentConfig& cfg, std::int64_t size_override, std::int64_t steps_override) {
+IoRunPlan make_io_plan(const ExperimentConfig& cfg, std::int64_t size_override, std::int64_t steps_override,
+                       double density_override) {
   if (cfg.model != "io") throw ConfigError(cfg.source.string() + ": model.kind '" + cfg.model + "' is not runnable");
   IoRunPlan plan;
   plan.config = &cfg;
@@ -80,7 +96,17 @@ IoRunPlan make_io_plan(const ExperimentConfig& cfg, std::int64_t size_override, 
   Stopwatch sw;
   // Input files are user input: any problem reading them is reported like a config error (exit code 2).
   try {
-    plan.network = std::make_shared<const GapNetwork>(make_network(cfg, size_override));
+    if (cfg.network.generated()) {  // tables only (validates the parameters); the runner generates the CSR
+      plan.generator = std::make_shared<const RandomNetworkTables>(
+          make_random_network_tables(make_generator_spec(cfg.network, size_override, density_override)));
+      GapNetwork placeholder;
+      placeholder.cells = plan.generator->spec.cells;
+      plan.network = std::make_shared<const GapNetwork>(std::move(placeholder));
+    } else {
+      if (density_override > 0)
+        throw ConfigError(cfg.source.string() + ": compare.densities applies to uniform and gaussian3d networks");
+      plan.network = std::make_shared<const GapNetwork>(make_network(cfg, size_override));
+    }
   } catch (const ConfigError&) {
     throw;
   } catch (const std::exception& e) {

@@ -13,6 +13,7 @@
 #include "core/recorders/trace_recorder.hpp"
 #include "core/timing/progress.hpp"
 #include "core/timing/stopwatch.hpp"
+#include "experiments/io_network_setup.hpp"
 #include "experiments/io_run_plan.hpp"
 #include "models/io/io_sampler.hpp"
 #include "models/io/io_simulation.hpp"
@@ -34,10 +35,11 @@ IoRunResult run_io(const IoRunPlan& plan) {
   res.precision = precision_name<Real>();
   res.steps = steps;
 
-  // ---------------- setup ----------------
+  // ---------------- generate (uniform/gaussian3d) + setup ----------------
+  check_io_memory<Backend, Real>(plan);  // before anything is allocated
   Stopwatch setup;
   auto stimulus = make_stimulus(cfg.stimulus, plan.network->cells, steps);
-  io::IoSimulation<Backend, Real> sim(plan.params, *plan.network, plan.g_cal, plan.use_mesh_kernel);
+  auto sim = make_io_simulation<Backend, Real>(plan, res);
   if (plan.count_spikes || plan.write_spikes) sim.enable_spikes(cfg.record.spike_threshold);
 
   std::optional<TraceRecorder> trace;
@@ -64,7 +66,7 @@ IoRunResult run_io(const IoRunPlan& plan) {
     res.probe_v_axon.reserve(static_cast<std::size_t>(steps * plan.probe_cells.size()));
   }
   sim.fence();
-  res.setup_s = setup.seconds();
+  res.setup_s = setup.seconds() - res.generate_s;
   res.mesh_kernel = sim.uses_mesh_kernel();
   res.device_bytes = sim.device_bytes();
 

@@ -3,7 +3,9 @@
 #   host: Serial + OpenMP (default)      cuda: Serial + OpenMP + CUDA (needs nvcc; default arch sm_90)
 # Build folders: build/host, build/cuda. Uses an installed Kokkos if CMake finds one with the needed backends
 # (pass -DKokkos_ROOT=...), else the patched bundled Kokkos from scripts/fetch_kokkos.sh.
-#   KBRAIN_JOBS  parallel build jobs (default: nproc)
+#   KBRAIN_JOBS    parallel build jobs (default: nproc)
+#   KBRAIN_NATIVE  1 (default): compile host code for this machine's CPU (-march=native: AVX2/AVX-512 + FMA for the
+#                  SIMD host kernels); 0: portable x86-64 binaries
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 variant="${1:-host}"
@@ -19,6 +21,7 @@ case "$variant" in
     flags=(-DKBRAIN_ENABLE_CUDA=ON -DKBRAIN_BUILD_BENCH=ON) ;;
   *) echo "usage: scripts/build.sh [host|cuda] [cmake args...]" >&2; exit 2 ;;
 esac
+[ "${KBRAIN_NATIVE:-1}" = 1 ] && flags+=(-DKBRAIN_NATIVE_ARCH=ON) || flags+=(-DKBRAIN_NATIVE_ARCH=OFF)
 build="$here/build/$variant"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DKBRAIN_KOKKOS_SOURCE="${KBRAIN_DEPS_DIR:-$here/.deps}/kokkos" "${flags[@]}" "$@" >&2

@@ -10,7 +10,8 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 packages=(cmake g++ make pkg-config libfmt-dev libtomlplusplus-dev doctest-dev libbenchmark-dev
-          libcli11-dev librandom123-dev dpkg-dev xz-utils)
+          libcli11-dev librandom123-dev dpkg-dev xz-utils
+          python3-brian python3-numpy python3-scipy)  # Brian2: tests/brian2 (numpy target; no compiler needed)
 
 missing=()
 if [ "${KBRAIN_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then

@@ -39,10 +39,12 @@ bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-#define CHECK_HAS(message, needle)          \
-  do {                                      \
-    INFO("message: " << (message));         \
-    CHECK(contains((message), (needle)));   \
+// Evaluates `message` once (INFO is lazy and would re-run error_of() while reporting).
+#define CHECK_HAS(message, needle)                  \
+  do {                                              \
+    const std::string check_has_text = (message);   \
+    INFO("message: " << check_has_text);            \
+    CHECK(contains(check_has_text, (needle)));      \
   } while (0)
 
 // A fresh, empty scratch directory under the system temp directory.
@@ -239,7 +241,7 @@ TEST_CASE("config: files resolve against the experiment file's directory; a miss
 
 TEST_CASE("config: enumerations list what is allowed") {
   const std::string msg = error_of(kHeader + "[network]\ntype = \"ring\"\n");
-  CHECK_HAS(msg, "test.toml:6: network.type must be one of mesh2d, all_to_all, matrix_file, edge_list (got \"ring\")");
+  CHECK_HAS(msg, "test.toml:6: network.type must be one of mesh2d, all_to_all, matrix_file, edge_list, uniform, gaussian3d (got \"ring\")");
   CHECK_HAS(error_of("name = \"t\"\n[simulation]\nsteps = 1\nprecision = \"half\"\n" + kMesh),
             "simulation.precision must be one of float, double");
   CHECK_HAS(error_of("name = \"t\"\n[simulation]\nsteps = 1\nbackend = \"sycl\"\n" + kMesh),

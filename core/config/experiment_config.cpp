@@ -10,6 +10,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/config/spiking_config_reader.hpp"
+#include "core/config/config_readers.hpp"
 #include "core/config/toml_reader.hpp"
 
 namespace kbrain {
@@ -27,14 +29,19 @@ namespace {
 using config_detail::describe;
 using config_detail::join;
 using config_detail::TableReader;
+using config_detail::Bound;
+using config_detail::read_number;
+using config_detail::read_integer;
+using config_detail::read_bool;
+using config_detail::read_existing_file;
+using config_detail::read_network;
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kModels = {"io"};
+const std::vector<std::string> kModels = {"io", "lif", "izhikevich", "hh"};
 const std::vector<std::string> kParameterSets = {"reference"};
 const std::vector<std::string> kGateSteps = {"reference", "corrected"};
 const std::vector<std::string> kPrecisions = {"float", "double"};
 const std::vector<std::string> kBackends = {"serial", "openmp", "cuda"};
-const std::vector<std::string> kNetworkTypes = {"mesh2d", "all_to_all", "matrix_file", "edge_list"};
 const std::vector<std::string> kGCaLKinds = {"constant", "uniform", "file"};
 const std::vector<std::string> kStimulusKinds = {"reference_pulse", "constant", "schedule", "cell_file"};
 const std::vector<std::string> kVariables = {"v_dend", "r", "s", "q",   "ca", "i_cah", "v_soma", "k",
@@ -42,55 +49,7 @@ const std::vector<std::string> kVariables = {"v_dend", "r", "s", "q",   "ca", "i
 const std::vector<std::string> kParameters = {"c_m",  "g_na_s", "g_kdr_s", "g_k_s", "g_ls", "g_k_ca", "g_cah",
                                               "g_ld", "g_h",    "g_na_a",  "g_k_a", "g_la", "p1",     "p2",
                                               "g_int", "v_na",  "v_k",     "v_ca",  "v_h",  "v_l"};
-// Cell indices are 32-bit in the network CSR (core/network/gap_network.hpp).
-constexpr std::int64_t kMaxCells = std::numeric_limits<std::int32_t>::max();
-
-enum class Bound { Any, NonNegative, Positive };
-
-double read_number(TableReader& t, std::string_view key, std::optional<double> fallback, Bound bound) {
-  const char* requirement = bound == Bound::Positive ? "a number > 0" : bound == Bound::NonNegative ? "a number >= 0"
-                                                                                                   : "a number";
-  std::optional<double> v = t.get_number(key);
-  if (!v) {
-    if (fallback) return *fallback;
-    t.fail_missing(key, requirement);
-  }
-  if ((bound == Bound::Positive && !(*v > 0)) || (bound == Bound::NonNegative && !(*v >= 0)))
-    t.fail(key, fmt::format("must be {} (got {})", requirement, *v));
-  return *v;
-}
-
-std::int64_t read_integer(TableReader& t, std::string_view key, std::optional<std::int64_t> fallback,
-                          std::int64_t min, std::int64_t max = std::numeric_limits<std::int64_t>::max()) {
-  std::optional<std::int64_t> v = t.get_integer(key);
-  if (!v) {
-    if (fallback) return *fallback;
-    t.fail_missing(key, fmt::format("an integer >= {}", min));
-  }
-  if (*v < min) t.fail(key, fmt::format("must be an integer >= {} (got {})", min, *v));
-  if (*v > max) t.fail(key, fmt::format("must be an integer <= {} (got {})", max, *v));
-  return *v;
-}
-
-bool read_bool(TableReader& t, std::string_view key, bool fallback) { return t.get_bool(key).value_or(fallback); }
-
-// A file named by `key`, resolved against the experiment file's directory; it must exist.
-fs::path read_existing_file(TableReader& t, std::string_view key, const fs::path& base_dir) {
-  const std::string name = t.require_string(key, "a file path, relative to the experiment file's directory");
-  if (name.empty()) t.fail(key, "must not be empty (a file path, relative to the experiment file's directory)");
-  fs::path resolved = fs::path(name).is_absolute() ? fs::path(name) : (base_dir / name);
-  resolved = resolved.lexically_normal();
-  std::error_code ec;
-  const fs::file_status status = fs::status(resolved, ec);
-  if (!fs::exists(status))
-    t.fail(key, fmt::format("names \"{}\", which does not exist (resolved to {}; relative paths are taken from "
-                            "the experiment file's directory)",
-                            name, resolved.string()));
-  if (fs::is_directory(status))
-    t.fail(key, fmt::format("names \"{}\", which is a directory, not a file (resolved to {})", name,
-                            resolved.string()));
-  return resolved;
-}
+constexpr std::int64_t kMaxCells = config_detail::kMaxCells;
 
 // Elements of array `key` (absent => nullopt), each checked by `element(node, "key[i]")`.
 template <class T, class ElementFn>
@@ -144,6 +103,7 @@ void read_model(TableReader& root, ExperimentConfig& cfg) {
   std::optional<TableReader> model = root.get_table("model");
   if (!model) return;
   cfg.model = model->get_choice("kind", kModels, std::string("io"));
+  if (is_spiking_model(cfg.model)) return config_detail::read_spiking_model(*model, cfg);
   cfg.parameter_set = model->get_choice("parameter_set", kParameterSets, std::string("reference"));
   cfg.gate_step = model->get_choice("gate_step", kGateSteps, std::string("reference"));
   if (std::optional<TableReader> params = model->get_table("parameters")) {
@@ -167,29 +127,6 @@ void read_simulation(TableReader& root, ExperimentConfig& cfg) {
   cfg.precision = parse_precision(sim->get_choice("precision", kPrecisions, std::string("double")));
   if (sim->has("backend")) cfg.backend = sim->get_choice("backend", kBackends, std::nullopt);
   sim->reject_unknown_keys();
-}
-
-void read_network(TableReader& root, ExperimentConfig& cfg, const fs::path& base_dir) {
-  std::optional<TableReader> net = root.get_table("network");
-  if (!net) root.fail_missing("network", "a table [network] with a type");
-  NetworkConfig& n = cfg.network;
-  n.type = net->get_choice("type", kNetworkTypes, std::nullopt);
-  if (n.type == "mesh2d") {
-    n.rows = read_integer(*net, "rows", std::nullopt, 1, kMaxCells);
-    n.cols = read_integer(*net, "cols", std::nullopt, 1, kMaxCells);
-    if (n.rows > kMaxCells / n.cols)
-      net->fail("cols", fmt::format("gives network.rows * network.cols = {} * {} cells, more than the {} supported",
-                                    n.rows, n.cols, kMaxCells));
-    n.cells = n.rows * n.cols;
-  } else if (n.type == "all_to_all") {
-    n.cells = read_integer(*net, "cells", std::nullopt, 1, kMaxCells);
-  } else {
-    n.file = read_existing_file(*net, "file", base_dir);
-    n.cells = read_integer(*net, "cells", std::int64_t{0}, 1, kMaxCells);
-  }
-  if (n.type == "mesh2d" || n.type == "all_to_all") n.conductance = read_number(*net, "conductance", 0.04,
-                                                                                Bound::NonNegative);
-  net->reject_unknown_keys(fmt::format("with network.type = \"{}\"", n.type));
 }
 
 void read_cells(TableReader& root, ExperimentConfig& cfg, const fs::path& base_dir) {
@@ -299,14 +236,25 @@ void read_compare(TableReader& root, ExperimentConfig& cfg) {
   CompareConfig& c = cfg.compare;
   if (auto backends = read_choice_list(*table, "backends", kBackends)) c.backends = *backends;
   const bool mesh = cfg.network.type == "mesh2d";
-  if (table->has("sizes") && !mesh && cfg.network.type != "all_to_all")
+  if (table->has("sizes") && !mesh && cfg.network.type != "all_to_all" && !cfg.network.generated())
     table->fail("sizes", fmt::format("cannot be used with network.type = \"{}\": the file fixes the network size "
-                                     "(sizes apply to mesh2d and all_to_all)",
+                                     "(sizes apply to mesh2d, all_to_all, uniform and gaussian3d)",
                                      cfg.network.type));
   const std::int64_t max_size = mesh ? 46340 : kMaxCells;  // mesh: side, side^2 must stay <= 2^31 - 1
   const std::string note = mesh ? fmt::format("mesh side lengths must be in [1, {}]", max_size)
                                 : fmt::format("cell counts must be in [1, {}]", max_size);
   if (auto sizes = read_integer_list(*table, "sizes", 1, max_size, note)) c.sizes = *sizes;
+  if (table->has("densities") && !cfg.network.generated())
+    table->fail("densities", fmt::format("cannot be used with network.type = \"{}\" (densities apply to uniform and "
+                                         "gaussian3d)",
+                                         cfg.network.type));
+  if (auto densities = read_list<double>(*table, "densities", "an array of numbers > 0",
+                                         [&](const toml::node& node, const std::string& path) {
+                                           const double v = table->number_value(node, path);
+                                           if (!(v > 0)) table->fail_at(node, path, fmt::format("must be > 0 (got {})", v));
+                                           return v;
+                                         }))
+    c.densities = *densities;
   if (auto precisions = read_choice_list(*table, "precisions", kPrecisions)) {
     if (precisions->empty()) table->fail("precisions", "must list at least one of float, double");
     c.precisions = *precisions;
@@ -349,11 +297,15 @@ ExperimentConfig parse_experiment(const std::string& toml_text, const std::files
   cfg.description = root.get_string("description").value_or("");
   read_model(root, cfg);
   read_simulation(root, cfg);
-  read_network(root, cfg, base_dir);
-  read_cells(root, cfg, base_dir);
-  read_stimulus(root, cfg, base_dir);
-  read_record(root, cfg);
-  read_compare(root, cfg);
+  if (is_spiking_model(cfg.model)) {
+    config_detail::read_spiking_tables(root, cfg);
+  } else {
+    read_network(root, cfg, base_dir);
+    read_cells(root, cfg, base_dir);
+    read_stimulus(root, cfg, base_dir);
+    read_record(root, cfg);
+    read_compare(root, cfg);
+  }
   root.reject_unknown_keys();
   return cfg;
 }

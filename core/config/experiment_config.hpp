@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/config/spiking_config.hpp"
+
 namespace kbrain {
 
 struct ConfigError : std::runtime_error {
@@ -20,11 +22,20 @@ Precision parse_precision(const std::string& s);  // "float" | "double", else Co
 
 // [network]
 struct NetworkConfig {
-  std::string type = "mesh2d";  // mesh2d | all_to_all | matrix_file | edge_list
+  std::string type = "mesh2d";  // mesh2d | all_to_all | matrix_file | edge_list | uniform | gaussian3d
   std::int64_t rows = 0, cols = 0;  // mesh2d
-  std::int64_t cells = 0;           // all_to_all (and the size check of the file types)
-  double conductance = 0.04;        // mesh2d, all_to_all
+  std::int64_t cells = 0;           // all_to_all, uniform, gaussian3d (and the size check of the file types)
+  double conductance = 0.04;        // mesh2d, all_to_all, uniform, gaussian3d (constant conductance)
   std::filesystem::path file;       // matrix_file, edge_list (resolved relative to the experiment file)
+  // uniform, gaussian3d (core/network/random_network.hpp, docs/network-generators.md)
+  double density = 0;               // mean incoming junctions per cell
+  std::string mode = "bernoulli";   // uniform: exact | bernoulli
+  double sigma = 1.0, scale = 5.0;  // gaussian3d
+  bool symmetric = false;
+  std::uint64_t seed = 1;
+  bool conductance_range = false;   // conductance_low/high given: uniform in [low, high)
+  double conductance_low = 0, conductance_high = 0;
+  bool generated() const { return type == "uniform" || type == "gaussian3d"; }
 };
 
 // [cells.g_cal]
@@ -63,6 +74,7 @@ struct RecordConfig {
 struct CompareConfig {
   std::vector<std::string> backends;                 // empty => all compiled-in
   std::vector<std::int64_t> sizes;                   // mesh2d: side lengths (rows = cols = size); others: cells
+  std::vector<double> densities;                     // uniform, gaussian3d: network.density values to sweep
   std::int64_t max_slow_cell_steps = 2'000'000'000;  // serial budget: fewer steps beyond it (table says so)
   std::int64_t probe_cells = 16;                     // cells whose V_axon is compared against serial double
   std::vector<std::string> precisions = {"float", "double"};
@@ -72,7 +84,7 @@ struct ExperimentConfig {
   std::filesystem::path source;  // the TOML file
   std::string name;
   std::string description;
-  std::string model = "io";               // only "io" in this version
+  std::string model = "io";               // io | lif | izhikevich | hh (spiking: see `spiking`)
   std::string parameter_set = "reference";
   std::string gate_step = "reference";    // reference (literal 0.05 in the fast-K gates) | corrected (dt)
   std::vector<std::pair<std::string, double>> parameter_overrides;  // [model.parameters] key = value
@@ -85,6 +97,7 @@ struct ExperimentConfig {
   StimulusConfig stimulus;
   RecordConfig record;
   CompareConfig compare;
+  SpikingConfig spiking;                  // model.kind = lif | izhikevich | hh (core/config/spiking_config.hpp)
 };
 
 ExperimentConfig load_experiment(const std::filesystem::path& file);

@@ -10,9 +10,9 @@
 
 namespace kbrain::io {
 
-template <class Real>
-KOKKOS_INLINE_FUNCTION Real gap_term(Real g, Real dv) {
-  return g * (Real(0.8) * kx::exp(dv * dv * Real(-0.01)) + Real(0.2)) * dv;
+template <class Exp, class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real gap_term(Real g, Real dv) {
+  return g * (Real(0.8) * Exp::eval(dv * dv * Real(-0.01)) + Real(0.2)) * dv;
 }
 
 // General networks: CSR of incoming junctions (sources of cell i are sources[offsets[i] .. offsets[i+1])).
@@ -24,15 +24,43 @@ struct CsrGapJunctions {
   Kokkos::View<const Real*, Mem> g;  // extent 0 => g_const
   Real g_const = Real(0);
 
+  template <class Exp>
   KOKKOS_INLINE_FUNCTION Real current(int i, Real vd, const StateView<Real, Mem>& s) const {
     Real ic = 0;
     const std::int64_t b = offsets(i), e = offsets(i + 1);
     if (g.extent(0) == 0) {
-      for (std::int64_t k = b; k < e; ++k) ic += gap_term(g_const, vd - s(V_DEND, sources(k)));
+      for (std::int64_t k = b; k < e; ++k) ic += gap_term<Exp>(g_const, vd - s(V_DEND, sources(k)));
     } else {
-      for (std::int64_t k = b; k < e; ++k) ic += gap_term(g(k), vd - s(V_DEND, sources(k)));
+      for (std::int64_t k = b; k < e; ++k) ic += gap_term<Exp>(g(k), vd - s(V_DEND, sources(k)));
     }
     return ic;
+  }
+
+  // Host: currents of cells b .. b+len-1 into out[]. Terms are computed in SIMD blocks, then added in junction
+  // order, so the sums equal current() for the same Exp.
+  template <class Exp>
+  void chunk_currents(int b, int len, const StateView<Real, Mem>& s, Real* out) const {
+    constexpr int kBlock = 128;
+    Real t[kBlock];
+    const Real* vdend = &s(V_DEND, 0);  // raw row: lets the vectoriser gather
+    const std::int32_t* src = sources.data();
+    for (int k = 0; k < len; ++k) {
+      const int i = b + k;
+      const Real vd = vdend[i];
+      Real ic = 0;
+      for (std::int64_t j0 = offsets(i), e = offsets(i + 1); j0 < e; j0 += kBlock) {
+        const int m = e - j0 < kBlock ? static_cast<int>(e - j0) : kBlock;
+        if (g.extent(0) == 0) {
+#pragma omp simd
+          for (int q = 0; q < m; ++q) t[q] = gap_term<Exp>(g_const, vd - vdend[src[j0 + q]]);
+        } else {
+#pragma omp simd
+          for (int q = 0; q < m; ++q) t[q] = gap_term<Exp>(g(j0 + q), vd - vdend[src[j0 + q]]);
+        }
+        for (int q = 0; q < m; ++q) ic += t[q];
+      }
+      out[k] = ic;
+    }
   }
 };
 
@@ -44,6 +72,7 @@ struct MeshGapJunctions {
   int rows = 0, cols = 0;
   Real g = Real(0.04);
 
+  template <class Exp>
   KOKKOS_INLINE_FUNCTION Real current(int i, Real vd, const StateView<Real, Mem>& s) const {
     const int r = i / cols, c = i - r * cols;
     Real ic = 0;
@@ -53,10 +82,29 @@ struct MeshGapJunctions {
       for (int dc = -1; dc <= 1; ++dc) {
         const int cc = c + dc;
         if ((dr == 0 && dc == 0) || cc < 0 || cc >= cols) continue;
-        ic += gap_term(g, vd - s(V_DEND, rr * cols + cc));
+        ic += gap_term<Exp>(g, vd - s(V_DEND, rr * cols + cc));
       }
     }
     return ic;
+  }
+
+  // Host: currents of cells b .. b+len-1 (len <= 64) into out[], one SIMD loop per neighbour direction, in the
+  // order current() uses. A missing neighbour is replaced by the cell itself: dV = 0 adds exactly 0.
+  template <class Exp>
+  void chunk_currents(int b, int len, const StateView<Real, Mem>& s, Real* out) const {
+    const Real* vdend = &s(V_DEND, 0);  // raw row: lets the vectoriser gather
+    int neighbour[64];
+    for (int k = 0; k < len; ++k) out[k] = 0;
+    for (int dr = -1; dr <= 1; ++dr)
+      for (int dc = -1; dc <= 1; ++dc) {
+        if (dr == 0 && dc == 0) continue;
+        for (int k = 0; k < len; ++k) {  // scalar index arithmetic (integer division does not vectorise)
+          const int i = b + k, r = i / cols, c = i - r * cols, rr = r + dr, cc = c + dc;
+          neighbour[k] = (rr >= 0 && rr < rows && cc >= 0 && cc < cols) ? rr * cols + cc : i;
+        }
+#pragma omp simd
+        for (int k = 0; k < len; ++k) out[k] += gap_term<Exp>(g, vdend[b + k] - vdend[neighbour[k]]);
+      }
   }
 };
 

@@ -51,6 +51,24 @@ struct DeviceGapNetwork {
     return d;
   }
 
+  // A CSR already in Mem (e.g. generated on the device): no copy. g of extent 0 => every junction has g_const.
+  static DeviceGapNetwork from_views(std::int64_t cells, Kokkos::View<const std::int64_t*, Mem> offsets,
+                                     Kokkos::View<const std::int32_t*, Mem> sources,
+                                     Kokkos::View<const Real*, Mem> g, double g_const) {
+    if (cells > INT32_MAX) throw std::invalid_argument("network has more than 2^31-1 cells");
+    if (static_cast<std::int64_t>(offsets.extent(0)) != cells + 1)
+      throw std::invalid_argument("CSR offsets must have cells + 1 entries");
+    if (g.extent(0) != 0 && g.extent(0) != sources.extent(0))
+      throw std::invalid_argument("CSR conductances must have one entry per junction (or none)");
+    DeviceGapNetwork d;
+    d.cells = cells;
+    d.csr.offsets = offsets;
+    d.csr.sources = sources;
+    d.csr.g = g;
+    d.csr.g_const = Real(g_const);
+    return d;
+  }
+
   std::int64_t device_bytes() const {
     if (mesh) return 0;
     return static_cast<std::int64_t>(csr.offsets.extent(0) * sizeof(std::int64_t) +

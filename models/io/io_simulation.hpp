@@ -38,10 +38,26 @@ class IoSimulation {
   IoSimulation(const IoParameters& params, const GapNetwork& net, const std::vector<double>& g_cal,
                bool use_mesh_kernel = true)
       : cells_(net.cells), constants_(IoConstants<Real>::make(params)) {
+    check_g_cal(g_cal);
+    network_ = DeviceGapNetwork<Real, Mem>::upload(net, use_mesh_kernel);
+    init_state(g_cal);
+  }
+
+  // A network that is already in the execution space's memory (e.g. generated there: no host round trip).
+  IoSimulation(const IoParameters& params, DeviceGapNetwork<Real, Mem> network, const std::vector<double>& g_cal)
+      : cells_(network.cells), constants_(IoConstants<Real>::make(params)), network_(std::move(network)) {
+    check_g_cal(g_cal);
+    init_state(g_cal);
+  }
+
+ private:
+  void check_g_cal(const std::vector<double>& g_cal) const {
     if (static_cast<std::int64_t>(g_cal.size()) != cells_)
       throw std::invalid_argument("g_CaL has " + std::to_string(g_cal.size()) + " values for " +
                                   std::to_string(cells_) + " cells");
-    network_ = DeviceGapNetwork<Real, Mem>::upload(net, use_mesh_kernel);
+  }
+
+  void init_state(const std::vector<double>& g_cal) {
     state_.cur = StateView<Real, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_state_a"), NUM_VARS, cells_);
     state_.next = StateView<Real, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_state_b"), NUM_VARS, cells_);
     reset();
@@ -51,6 +67,8 @@ class IoSimulation {
     Kokkos::deep_copy(g, gh);
     g_cal_ = g;
   }
+
+ public:
 
   // Back to the reference initial state, step 0.
   void reset() {
@@ -127,6 +145,10 @@ class IoSimulation {
   }
   void fence() const { Exec().fence(); }
 
+  // Host backends: SIMD chunked kernel (default) or the plain one-cell-per-index kernel with libm exp (the
+  // "straightforward scalar" baseline the benchmarks compare against). No effect on GPU backends.
+  void set_host_simd(bool on) { host_simd_ = on; }
+
  private:
   template <class Gap>
   void launch(const Gap& gap, double i_app, bool with_per_cell) {
@@ -141,6 +163,13 @@ class IoSimulation {
     f.spikes = sink_;
     f.spike_threshold = spike_threshold_;
     f.step = static_cast<int>(steps_done_ + 1);
+    if constexpr (!Backend::is_gpu) {
+      if (host_simd_) {  // host: chunks of cells with SIMD compartment loops (io_step.hpp)
+        const auto chunks = (cells_ + kHostChunk - 1) / kHostChunk;
+        Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, HostChunkTag>(0, chunks), f);
+        return;
+      }
+    }
     Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(0, cells_), f);
   }
 
@@ -168,6 +197,7 @@ class IoSimulation {
   std::int64_t spike_interval_ = 0;
   std::int64_t steps_done_ = 0;
   bool pending_check_ = false;
+  bool host_simd_ = true;
 };
 
 }  // namespace kbrain::io

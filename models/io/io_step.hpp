@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
+#include "models/common/simd_exp.hpp"
 #include "models/io/io_parameters.hpp"
 #include "models/io/io_state.hpp"
 
@@ -37,6 +38,29 @@ struct IoConstants {
   }
 };
 
+// How kernels evaluate exp: the backend's own (device / libm), or the branch-free polynomial with which host
+// `omp simd` loops vectorise.
+struct NativeExp {
+  template <class Real>
+  KOKKOS_FORCEINLINE_FUNCTION static Real eval(Real x) {
+    return kx::exp(x);
+  }
+};
+struct VectorExp {
+  template <class Real>
+  KOKKOS_FORCEINLINE_FUNCTION static Real eval(Real x) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    return kx::exp(x);  // never called on a device; keeps device compilation of host-only paths valid
+#else
+    return simd_exp(x);
+#endif
+  }
+};
+
+// Host backends run the step over chunks of kHostChunk cells: each compartment is one `omp simd` loop.
+struct HostChunkTag {};
+inline constexpr int kHostChunk = 64;
+
 // Spike events found during one step, appended with an atomic counter; the host drains them (sorted) later.
 template <class Mem>
 struct SpikeSink {
@@ -64,19 +88,60 @@ struct IoStepFunctor {
   //  - for a gate with x_inf = a/(a+b), tau = c/(a+b):  x + dt*(x_inf - x)/tau  ==  x + (dt/c)*(a - x*(a+b));
   //  - for tau = 1/(e1+e2) or tau = c*exp(z):  (x_inf - x)/tau  ==  (x_inf - x)*(e1+e2)  or  *exp(-z)/c.
   // The reference-trace tests (tests/test_io_reference.cpp) bound the effect: <= 5e-9 mV in double.
+  // GPU (and any backend without a chunked path): one cell per index, everything fused.
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    using kx::exp;
-    const Real one = 1;
-    const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i), va = cur(V_AXON, i);
+    const Real va = cur(V_AXON, i);
+    const Real i_c = gap.template current<NativeExp>(i, cur(V_DEND, i), cur);
+    dendrite<NativeExp>(i, i_c, applied_current(i));
+    soma<NativeExp>(i);
+    const Real va_new = axon<NativeExp>(i);
+    if (spikes.events.extent(0) != 0 && va < spike_threshold && va_new >= spike_threshold) record_spike(i);
+  }
 
-    // ---------------- dendrite ----------------
-    const Real i_c = gap.current(i, vd, cur);
-    const Real q_inf = one / (one + exp((vd + Real(80)) * Real(0.25)));
-    const Real inv_tau_q = exp(Real(-0.086) * vd - Real(14.6)) + exp(Real(0.070) * vd - Real(1.87));
+  // Host backends: kHostChunk cells per index. Gap currents (summed in the same junction order as on the GPU),
+  // then one branch-free `omp simd` loop per compartment (small bodies vectorise without spilling), then spikes.
+  void operator()(HostChunkTag, const int chunk) const {
+    const int n = static_cast<int>(cur.extent(1));
+    const int b = chunk * kHostChunk;
+    const int len = n - b < kHostChunk ? n - b : kHostChunk;
+    Real i_c[kHostChunk], i_ext[kHostChunk], va_new[kHostChunk];
+    gap.template chunk_currents<VectorExp>(b, len, cur, i_c);
+    for (int k = 0; k < len; ++k) i_ext[k] = applied_current(b + k);
+#pragma omp simd
+    for (int k = 0; k < len; ++k) dendrite<VectorExp>(b + k, i_c[k], i_ext[k]);
+#pragma omp simd
+    for (int k = 0; k < len; ++k) soma<VectorExp>(b + k);
+#pragma omp simd
+    for (int k = 0; k < len; ++k) va_new[k] = axon<VectorExp>(b + k);
+    if (spikes.events.extent(0) != 0)
+      for (int k = 0; k < len; ++k)
+        if (cur(V_AXON, b + k) < spike_threshold && va_new[k] >= spike_threshold) record_spike(b + k);
+  }
+
+  KOKKOS_INLINE_FUNCTION Real applied_current(const int i) const {
+    return i_app_cell.extent(0) != 0 ? i_app + i_app_cell(i) : i_app;
+  }
+
+  KOKKOS_INLINE_FUNCTION void record_spike(const int i) const {
+    const int slot = Kokkos::atomic_fetch_add(&spikes.count(), 1);
+    if (slot < spikes.capacity()) {
+      spikes.events(2 * slot) = step;
+      spikes.events(2 * slot + 1) = i;
+    }
+  }
+
+  // The three compartments. Each reads only step-n values from `cur` and writes its own variables to `next`,
+  // so they can run fused (GPU) or as separate loops (host) with identical results for the same Exp.
+  template <class Exp>
+  KOKKOS_FORCEINLINE_FUNCTION void dendrite(const int i, const Real i_c, const Real i_ext) const {
+    const Real one = 1;
+    const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i);
+    const Real q_inf = one / (one + Exp::eval((vd + Real(80)) * Real(0.25)));
+    const Real inv_tau_q = Exp::eval(Real(-0.086) * vd - Real(14.6)) + Exp::eval(Real(0.070) * vd - Real(1.87));
     const Real q = cur(Q_H, i) + c.dt * ((q_inf - cur(Q_H, i)) * inv_tau_q);
 
-    const Real a_r = Real(1.7) / (one + exp((Real(5) - vd) * Real(1 / 13.9)));
-    const Real b_r = Real(0.02) * (vd + Real(8.5)) / (exp((vd + Real(8.5)) * Real(0.2)) - one);
+    const Real a_r = Real(1.7) / (one + Exp::eval((Real(5) - vd) * Real(1 / 13.9)));
+    const Real b_r = Real(0.02) * (vd + Real(8.5)) / (Exp::eval((vd + Real(8.5)) * Real(0.2)) - one);
     const Real r = cur(R_CAH, i) + c.dt * Real(0.2) * (a_r - cur(R_CAH, i) * (a_r + b_r));  // tau_r = 5/(a+b)
 
     const Real ca_old = cur(CA_CONC, i);
@@ -91,9 +156,7 @@ struct IoStepFunctor {
     const Real i_kca = c.g_k_ca * s * (vd - c.v_k);
     const Real i_ld = c.g_ld * (vd - c.v_l);
     const Real i_h = c.g_h * q * (vd - c.v_h);
-    Real i_app_here = i_app;
-    if (i_app_cell.extent(0) != 0) i_app_here += i_app_cell(i);
-    const Real dvd = (-(i_cah + i_sd + i_ld + i_kca + i_c + i_h) + i_app_here) * c.inv_c_m;
+    const Real dvd = (-(i_cah + i_sd + i_ld + i_kca + i_c + i_h) + i_ext) * c.inv_c_m;
 
     next(V_DEND, i) = vd + c.dt * dvd;
     next(R_CAH, i) = r;
@@ -102,27 +165,32 @@ struct IoStepFunctor {
     next(CA_CONC, i) = ca;
     next(I_CAH, i) = i_cah;
 
-    // ---------------- soma ----------------
-    const Real k_inf = one / (one + exp((vs + Real(61)) * Real(-1 / 4.2)));
-    const Real l_inf = one / (one + exp((vs + Real(85.5)) * Real(1 / 8.5)));
+  }
+
+  template <class Exp>
+  KOKKOS_FORCEINLINE_FUNCTION void soma(const int i) const {
+    const Real one = 1;
+    const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i), va = cur(V_AXON, i);
+    const Real k_inf = one / (one + Exp::eval((vs + Real(61)) * Real(-1 / 4.2)));
+    const Real l_inf = one / (one + Exp::eval((vs + Real(85.5)) * Real(1 / 8.5)));
     const Real tau_l =
-        Real(20) * exp((vs + Real(160)) * Real(1 / 30.0)) / (one + exp((vs + Real(84)) * Real(1 / 7.3))) + Real(35);
+        Real(20) * Exp::eval((vs + Real(160)) * Real(1 / 30.0)) / (one + Exp::eval((vs + Real(84)) * Real(1 / 7.3))) + Real(35);
     const Real k = cur(K_CAL, i) + c.dt * (k_inf - cur(K_CAL, i));  // tau_k = 1
     const Real l = cur(L_CAL, i) + c.dt * ((l_inf - cur(L_CAL, i)) / tau_l);
 
-    const Real m = one / (one + exp((Real(-30) - vs) * Real(1 / 5.5)));
-    const Real h_inf = one / (one + exp((vs + Real(70)) * Real(1 / 5.8)));               // (-70-V)/-5.8
-    const Real inv_tau_h = exp((vs + Real(40)) * Real(1 / 33.0)) * Real(1 / 3.0);        // tau_h = 3 exp((-40-V)/33)
+    const Real m = one / (one + Exp::eval((Real(-30) - vs) * Real(1 / 5.5)));
+    const Real h_inf = one / (one + Exp::eval((vs + Real(70)) * Real(1 / 5.8)));               // (-70-V)/-5.8
+    const Real inv_tau_h = Exp::eval((vs + Real(40)) * Real(1 / 33.0)) * Real(1 / 3.0);        // tau_h = 3 Exp::eval((-40-V)/33)
     const Real h = cur(H_NA, i) + c.dt * ((h_inf - cur(H_NA, i)) * inv_tau_h);
 
-    const Real n_inf = one / (one + exp((Real(-3) - vs) * Real(0.1)));
-    const Real p_inf = one / (one + exp((vs + Real(51)) * Real(1 / 12.0)));              // (-51-V)/-12
-    const Real inv_tau_n = one / (Real(5) + Real(47) * exp((vs + Real(50)) * Real(1 / 900.0)));
+    const Real n_inf = one / (one + Exp::eval((Real(-3) - vs) * Real(0.1)));
+    const Real p_inf = one / (one + Exp::eval((vs + Real(51)) * Real(1 / 12.0)));              // (-51-V)/-12
+    const Real inv_tau_n = one / (Real(5) + Real(47) * Exp::eval((vs + Real(50)) * Real(1 / 900.0)));
     const Real n = cur(N_KDR, i) + c.dt * ((n_inf - cur(N_KDR, i)) * inv_tau_n);
     const Real p = cur(P_KDR, i) + c.dt * ((p_inf - cur(P_KDR, i)) * inv_tau_n);
 
-    const Real a_xs = Real(0.13) * (vs + Real(25)) / (one - exp((vs + Real(25)) * Real(-0.1)));
-    const Real b_xs = Real(1.69) * exp(Real(-0.0125) * (vs + Real(35)));
+    const Real a_xs = Real(0.13) * (vs + Real(25)) / (one - Exp::eval((vs + Real(25)) * Real(-0.1)));
+    const Real b_xs = Real(1.69) * Exp::eval(Real(-0.0125) * (vs + Real(35)));
     const Real x_s = cur(X_KS, i) + c.dt_fast_k * (a_xs - cur(X_KS, i) * (a_xs + b_xs));  // tau = 1/(a+b)
 
     const Real i_ds = c.g_int_p1 * (vs - vd);
@@ -146,14 +214,19 @@ struct IoStepFunctor {
     next(P_KDR, i) = p;
     next(X_KS, i) = x_s;
 
-    // ---------------- axon hillock ----------------
-    const Real m_a = one / (one + exp((Real(-30) - va) * Real(1 / 5.5)));
-    const Real h_inf_a = one / (one + exp((va + Real(60)) * Real(1 / 5.8)));             // (-60-V)/-5.8
-    const Real inv_tau_h_a = exp((va + Real(40)) * Real(1 / 33.0)) * Real(1 / 1.5);      // tau = 1.5 exp((-40-V)/33)
+  }
+
+  template <class Exp>
+  KOKKOS_FORCEINLINE_FUNCTION Real axon(const int i) const {
+    const Real one = 1;
+    const Real vs = cur(V_SOMA, i), va = cur(V_AXON, i);
+    const Real m_a = one / (one + Exp::eval((Real(-30) - va) * Real(1 / 5.5)));
+    const Real h_inf_a = one / (one + Exp::eval((va + Real(60)) * Real(1 / 5.8)));             // (-60-V)/-5.8
+    const Real inv_tau_h_a = Exp::eval((va + Real(40)) * Real(1 / 33.0)) * Real(1 / 1.5);      // tau = 1.5 Exp::eval((-40-V)/33)
     const Real h_a = cur(H_NA_A, i) + c.dt * ((h_inf_a - cur(H_NA_A, i)) * inv_tau_h_a);
 
-    const Real a_xa = Real(0.13) * (va + Real(25)) / (one - exp((va + Real(25)) * Real(-0.1)));
-    const Real b_xa = Real(1.69) * exp(Real(-0.0125) * (va + Real(35)));
+    const Real a_xa = Real(0.13) * (va + Real(25)) / (one - Exp::eval((va + Real(25)) * Real(-0.1)));
+    const Real b_xa = Real(1.69) * Exp::eval(Real(-0.0125) * (va + Real(35)));
     const Real x_a = cur(X_KA, i) + c.dt_fast_k * (a_xa - cur(X_KA, i) * (a_xa + b_xa));
 
     const Real m_a3 = m_a * m_a * m_a;
@@ -168,14 +241,7 @@ struct IoStepFunctor {
     next(V_AXON, i) = va_new;
     next(H_NA_A, i) = h_a;
     next(X_KA, i) = x_a;
-
-    if (spikes.events.extent(0) != 0 && va < spike_threshold && va_new >= spike_threshold) {
-      const int slot = Kokkos::atomic_fetch_add(&spikes.count(), 1);
-      if (slot < spikes.capacity()) {
-        spikes.events(2 * slot) = step;
-        spikes.events(2 * slot + 1) = i;
-      }
-    }
+    return va_new;
   }
 };
 

@@ -1,0 +1,96 @@
+// Google Benchmark: spiking-network kernels per backend, float/double:
+//   point_step/<backend>/<real>/<model>/<N>   one full network step of COBA (LIF) or COBAHH (HH), N neurons,
+//                                             80 synapses per neuron, in the self-sustained regime
+//   spike_delivery/<backend>/<N>               delivery of N/100 spikes x 80 synapses into the ring (fixed point)
+// Counters: ns_per_neuron_step, synaptic_events_per_second.
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "backends/registry.hpp"
+#include "models/point/point_network.hpp"
+#include "models/point/point_setup.hpp"
+#include "spiking/device_synapses.hpp"
+#include "spiking/spike_exchange.hpp"
+
+namespace {
+
+using namespace kbrain;
+
+point::PointSetup bench_setup(const std::string& set_name, std::int64_t neurons) {
+  const point::NamedSet set = point::point_parameter_set(set_name);
+  spiking::NetworkSpec ns = point::named_network(set, neurons, 1);
+  ns.connectivity = "fixed_in_degree";
+  ns.in_degree = 80;
+  return point::make_point_setup(set.params, set.initial, ns, point::named_drive(set, neurons));
+}
+
+template <class Backend, class Real>
+void bm_point_step(benchmark::State& state, std::string set_name, std::int64_t neurons) {
+  const auto setup = bench_setup(set_name, neurons);
+  point::PointNetworkSimulation<Backend, Real> sim(setup);
+  for (int n = 0; n < 200; ++n) sim.step();  // past the initial transient
+  std::int64_t steps = 0, spikes = 0;
+  for (auto _ : state) {
+    spikes += sim.step();
+    ++steps;
+  }
+  sim.fence();
+  state.counters["ns_per_neuron_step"] = benchmark::Counter(
+      double(neurons) * double(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["synaptic_events_per_second"] = benchmark::Counter(double(spikes) * 80.0, benchmark::Counter::kIsRate);
+}
+
+template <class Backend>
+void bm_delivery(benchmark::State& state, std::int64_t neurons) {
+  using Exec = typename Backend::execution_space;
+  using Mem = typename Backend::memory_space;
+  const auto setup = bench_setup("coba", neurons);
+  const auto syn = spiking::DeviceSynapses<Mem>::upload(setup.network);
+  const int count = static_cast<int>(neurons / 100);
+  Kokkos::View<int*, Mem> list("bench_spike_list", count);
+  auto lh = Kokkos::create_mirror_view(list);
+  for (int k = 0; k < count; ++k) lh(k) = k * 100;
+  Kokkos::deep_copy(list, lh);
+  Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring("bench_ring", 2, neurons);
+  spiking::SpikeDeliverFunctor<Exec> f{syn, list, ring, 0, 1, 2};
+  for (auto _ : state) {
+    Kokkos::parallel_for("kbrain::bench::deliver", Kokkos::TeamPolicy<Exec>(count, Kokkos::AUTO), f);
+    Exec().fence();
+  }
+  state.counters["synaptic_events_per_second"] =
+      benchmark::Counter(double(count) * 80.0, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+template <class Backend>
+void register_backend() {
+  const std::string b = Backend::name;
+  std::vector<std::int64_t> sizes = {4000, 64000};
+  if (Backend::is_gpu) sizes.push_back(1000000);
+  for (auto n : sizes) {
+    for (const char* set : {"coba", "cobahh"}) {
+      const std::string tag = std::string(set) + "/" + std::to_string(n);
+      benchmark::RegisterBenchmark(("point_step/" + b + "/float/" + tag).c_str(),
+                                   [=](benchmark::State& s) { bm_point_step<Backend, float>(s, set, n); })
+          ->Unit(benchmark::kMicrosecond)->UseRealTime();
+      benchmark::RegisterBenchmark(("point_step/" + b + "/double/" + tag).c_str(),
+                                   [=](benchmark::State& s) { bm_point_step<Backend, double>(s, set, n); })
+          ->Unit(benchmark::kMicrosecond)->UseRealTime();
+    }
+    benchmark::RegisterBenchmark(("spike_delivery/" + b + "/" + std::to_string(n)).c_str(),
+                                 [=](benchmark::State& s) { bm_delivery<Backend>(s, n); })
+        ->Unit(benchmark::kMicrosecond)->UseRealTime();
+  }
+}
+
+}  // namespace
+
+namespace kbrain::bench {
+// Called from bench_main.cpp's main before benchmark::Initialize.
+void register_spiking_benchmarks() {
+  for_each_backend([](auto tag) { register_backend<typename decltype(tag)::type>(); });
+}
+}  // namespace kbrain::bench

@@ -1,0 +1,57 @@
+#pragma once
+// The spiking-network part of an experiment file (model.kind = lif | izhikevich | hh): [model] choices,
+// [network] (random E/I networks), [[input]] drives, [record] and [compare]. Parsed by spiking_config.cpp;
+// schema in docs/experiment-schema.md ("Spiking networks"). Host-only plain data.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kbrain {
+
+bool is_spiking_model(const std::string& kind);  // lif | izhikevich | hh
+const std::vector<std::string>& spiking_model_kinds();
+
+struct SpikingWeightConfig {
+  std::string kind = "constant";  // constant | uniform [low, high)
+  double value = 0, low = 0, high = 0;
+};
+
+struct SpikingInputConfig {
+  std::string kind;                    // current | thalamic | poisson
+  std::int64_t first = 0, last = -1;   // neuron range [first, last); last = -1: to the end
+  double mean = 0;                     // current: constant current (pA; Izhikevich: input units)
+  double sd = 0;                       // thalamic: sd of a fresh N(0,1) current each step
+  std::int64_t sources = 0;            // poisson
+  double rate_hz = 0, probability = 0, weight = 0;
+};
+
+struct SpikingConfig {
+  std::string parameter_set;           // coba | cuba | cobahh | izhikevich2003 | lif
+  std::string integrator;              // "" => the set's
+  std::string synapse;                 // "" => the set's
+  std::vector<std::pair<std::string, double>> parameter_overrides;  // [model.parameters]
+  std::optional<double> initial_v;     // [model] initial_v: every neuron starts at v, synapses at 0
+  bool dt_given = false;               // [simulation] dt written (else the set's dt)
+  // [network]
+  std::string connectivity;            // "" => the set's (fixed_probability; izhikevich2003: all_to_all)
+  std::int64_t neurons = 4000;
+  std::int64_t excitatory = -1;        // -1 => 80 % of neurons
+  std::optional<double> probability;
+  std::int64_t in_degree = 0;
+  std::optional<bool> self_connections;
+  std::optional<SpikingWeightConfig> w_exc, w_inh;
+  double delay_ms = 0;
+  std::uint64_t seed = 1;
+  // [[input]]
+  std::vector<SpikingInputConfig> inputs;
+  // [record]
+  bool record_spikes = true;
+  std::vector<std::string> variables = {"v"};
+  std::vector<std::int64_t> record_neurons;  // empty => no trace
+  std::int64_t every = 1;
+  bool csv = true, binary = false;
+};
+
+}  // namespace kbrain

@@ -1,0 +1,167 @@
+#pragma once
+// Generates a `uniform` or `gaussian3d` network on an execution space: count pass -> exclusive scan -> fill pass
+// (+ transpose for symmetric networks). The result stays in the space's memory (models/io uploads nothing);
+// to_host() copies it into a GapNetwork for tests and small runs. The network is a function of (spec) only: the
+// same bits on Serial, OpenMP and CUDA.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/network/gap_network.hpp"
+#include "core/network/random_network.hpp"
+#include "core/network/random_network_kernels.hpp"
+
+namespace kbrain {
+
+template <class Real, class Mem>
+struct GeneratedNetwork {
+  std::int64_t cells = 0;
+  Kokkos::View<std::int64_t*, Mem> offsets;  // cells + 1
+  Kokkos::View<std::int32_t*, Mem> sources;
+  Kokkos::View<Real*, Mem> g;                // extent 0 => every junction has g_const
+  double g_const = 0;
+
+  std::int64_t junctions() const { return static_cast<std::int64_t>(sources.extent(0)); }
+  std::uint64_t bytes() const {
+    return offsets.extent(0) * sizeof(std::int64_t) + sources.extent(0) * sizeof(std::int32_t) +
+           g.extent(0) * sizeof(Real);
+  }
+
+  GapNetwork to_host() const {
+    GapNetwork net;
+    net.cells = cells;
+    net.constant_conductance = g.extent(0) == 0 ? g_const : 0.0;
+    auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets);
+    auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sources);
+    net.offsets.assign(ho.data(), ho.data() + ho.extent(0));
+    net.sources.assign(hs.data(), hs.data() + hs.extent(0));
+    if (g.extent(0) != 0) {
+      auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g);
+      net.conductance.assign(hg.data(), hg.data() + hg.extent(0));
+    }
+    return net;
+  }
+};
+
+namespace netgen {
+
+template <class T, class Mem>
+Kokkos::View<const T*, Mem> upload(const std::vector<T>& v, const char* label) {
+  Kokkos::View<T*, Mem> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), v.size());
+  Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+  return d;
+}
+
+template <class Mem>
+DeviceTables<Mem> upload_tables(const RandomNetworkTables& t) {
+  DeviceTables<Mem> d;
+  d.geometric = upload<std::uint64_t, Mem>(t.geometric, "netgen_geometric");
+  d.samplers = upload<GeometricSampler, Mem>(t.samplers, "netgen_samplers");
+  d.dx = upload<std::int16_t, Mem>(t.dx, "netgen_dx");
+  d.dy = upload<std::int16_t, Mem>(t.dy, "netgen_dy");
+  d.dz = upload<std::int16_t, Mem>(t.dz, "netgen_dz");
+  d.thin = upload<std::uint64_t, Mem>(t.thin, "netgen_thin");
+  d.band_begin = upload<std::int64_t, Mem>(t.band_begin, "netgen_band_begin");
+  d.band_end = upload<std::int64_t, Mem>(t.band_end, "netgen_band_end");
+  d.band_sampler = upload<std::int32_t, Mem>(t.band_sampler, "netgen_band_sampler");
+  d.gaussian = t.spec.kind == RandomNetworkSpec::Kind::Gaussian3d;
+  d.symmetric = t.spec.symmetric;
+  d.g_range = !t.spec.constant_conductance();
+  d.cells = t.spec.cells;
+  d.side = t.side;
+  d.exact_count = t.exact_count;
+  d.uniform_sampler = t.uniform_sampler;
+  d.seed = t.spec.seed;
+  d.g_low_fx = t.g_low_fx;
+  d.g_span_fx = t.g_span_fx;
+  d.g_scale = t.g_scale;
+  return d;
+}
+
+template <class Mem>
+std::int64_t last_entry(const Kokkos::View<std::int64_t*, Mem>& v) {
+  std::int64_t total = 0;
+  Kokkos::deep_copy(total, Kokkos::subview(v, v.extent(0) - 1));
+  return total;
+}
+
+// Sweep generators: the directed network (for symmetric: the upper network U).
+template <class Exec, class Real, class Mem>
+GeneratedNetwork<Real, Mem> sweep(const DeviceTables<Mem>& t) {
+  GeneratedNetwork<Real, Mem> net;
+  net.cells = t.cells;
+  net.offsets = Kokkos::View<std::int64_t*, Mem>("netgen_offsets", t.cells + 1);  // offsets(cells) = 0
+  Kokkos::parallel_for("kbrain::netgen::count", Kokkos::RangePolicy<Exec>(0, t.cells),
+                       SweepFunctor<Mem, Real, false>{t, net.offsets, {}, {}});
+  Kokkos::parallel_scan("kbrain::netgen::scan", Kokkos::RangePolicy<Exec>(0, t.cells + 1),
+                        ExclusiveScan<Mem>{net.offsets});
+  const std::int64_t total = last_entry(net.offsets);
+  net.sources = Kokkos::View<std::int32_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_sources"),
+                                                 total);
+  if (t.g_range)
+    net.g = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_g"), total);
+  Kokkos::parallel_for("kbrain::netgen::fill", Kokkos::RangePolicy<Exec>(0, t.cells),
+                       SweepFunctor<Mem, Real, true>{t, net.offsets, net.sources, net.g});
+  return net;
+}
+
+template <class Exec, class Real, class Mem>
+GeneratedNetwork<Real, Mem> symmetrize(const GeneratedNetwork<Real, Mem>& up, bool g_range) {
+  const std::int64_t n = up.cells;
+  GeneratedNetwork<Real, Mem> net;
+  net.cells = n;
+  net.offsets = Kokkos::View<std::int64_t*, Mem>("netgen_sym_offsets", n + 1);
+  Kokkos::parallel_for("kbrain::netgen::sym_init", Kokkos::RangePolicy<Exec>(0, n),
+                       SegmentLengths<Mem>{up.offsets, net.offsets});
+  Kokkos::parallel_for("kbrain::netgen::sym_degree", Kokkos::RangePolicy<Exec>(0, n),
+                       netgen::SymmetricDegree<Mem>{up.offsets, up.sources, net.offsets});
+  Kokkos::parallel_scan("kbrain::netgen::sym_scan", Kokkos::RangePolicy<Exec>(0, n + 1),
+                        ExclusiveScan<Mem>{net.offsets});
+  const std::int64_t total = last_entry(net.offsets);
+  net.sources = Kokkos::View<std::int32_t*, Mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_sym_sources"), total);
+  if (g_range)
+    net.g = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_sym_g"), total);
+  Kokkos::View<std::int64_t*, Mem> cursor(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_cursor"), n);
+  Kokkos::deep_copy(cursor, Kokkos::subview(net.offsets, std::make_pair(std::int64_t(0), n)));
+  Kokkos::parallel_for("kbrain::netgen::sym_fill", Kokkos::RangePolicy<Exec>(0, n),
+                       SymmetricFill<Mem, Real>{up.offsets, up.sources, up.g, net.offsets, cursor, net.sources,
+                                                net.g, g_range});
+  Kokkos::parallel_for("kbrain::netgen::sym_sort", Kokkos::RangePolicy<Exec>(0, n),
+                       SortLowerPart<Mem, Real>{up.offsets, net.offsets, net.sources, net.g, g_range});
+  return net;
+}
+
+}  // namespace netgen
+
+// The network of `tables` (make_random_network_tables) on execution space Exec, conductances as Real.
+template <class Exec, class Real, class Mem = typename Exec::memory_space>
+GeneratedNetwork<Real, Mem> generate_network(const RandomNetworkTables& tables) {
+  const netgen::DeviceTables<Mem> t = netgen::upload_tables<Mem>(tables);
+  GeneratedNetwork<Real, Mem> net;
+  if (tables.exact_count > 0) {
+    net.cells = t.cells;
+    const std::int64_t k = t.exact_count, cells = t.cells;
+    net.offsets = Kokkos::View<std::int64_t*, Mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_offsets"), cells + 1);
+    Kokkos::parallel_for("kbrain::netgen::exact_offsets", Kokkos::RangePolicy<Exec>(0, cells + 1),
+                         netgen::EqualSegments<Mem>{net.offsets, k});
+    net.sources = Kokkos::View<std::int32_t*, Mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_sources"), cells * k);
+    if (t.g_range)
+      net.g = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_g"), cells * k);
+    Kokkos::parallel_for("kbrain::netgen::exact_fill", Kokkos::RangePolicy<Exec>(0, cells),
+                         netgen::ExactFillFunctor<Mem, Real>{t, net.sources, net.g});
+  } else {
+    net = netgen::sweep<Exec, Real, Mem>(t);
+    if (tables.spec.symmetric) net = netgen::symmetrize<Exec, Real, Mem>(net, t.g_range);
+  }
+  net.g_const = tables.spec.constant_conductance() ? tables.spec.g_low : 0.0;
+  Exec().fence();
+  return net;
+}
+
+}  // namespace kbrain

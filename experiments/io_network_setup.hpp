@@ -1,0 +1,74 @@
+#pragma once
+// The runner's network step for one backend: memory planning before any allocation, then the simulation with its
+// network — generated on the backend's execution space for uniform/gaussian3d (timed as phase "generate", no host
+// round trip), uploaded from the host otherwise.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "core/network/generate_network.hpp"
+#include "core/timing/stopwatch.hpp"
+#include "experiments/io_run_plan.hpp"
+#include "models/io/io_memory_plan.hpp"
+#include "models/io/io_network_device.hpp"
+#include "models/io/io_simulation.hpp"
+
+namespace kbrain {
+
+// What `plan` will allocate on Backend in precision Real (see models/io/io_memory_plan.hpp).
+template <class Backend, class Real>
+io::IoMemoryShape io_memory_shape(const IoRunPlan& plan) {
+  const auto& cfg = *plan.config;
+  const GapNetwork& net = *plan.network;
+  io::IoMemoryShape s;
+  s.cells = net.cells;
+  s.real_bytes = sizeof(Real);
+  s.spikes = plan.count_spikes || plan.write_spikes;
+  s.per_cell_stimulus = cfg.stimulus.kind == "cell_file";
+  if (plan.generator) {
+    s.generated = true;
+    s.junctions = plan.generator->junction_bound;
+    s.per_junction_g = !plan.generator->spec.constant_conductance();
+    s.symmetric = plan.generator->spec.symmetric;
+    s.generator_table_bytes = plan.generator->table_bytes();
+  } else {
+    s.junctions = net.junctions();
+    s.per_junction_g = !net.conductance.empty();
+    s.mesh_kernel = plan.use_mesh_kernel && net.is_mesh() && net.conductance.empty();
+    s.host_network_copy = !Backend::is_gpu;
+  }
+  const auto trace_width = static_cast<std::int64_t>(plan.trace_vars.size() * plan.trace_cells.size());
+  if (plan.write_trace && trace_width > 0)
+    s.sampled_values += trace_width * std::clamp<std::int64_t>((8 << 20) / trace_width, 1, 4096);
+  s.sampled_values += static_cast<std::int64_t>(plan.probe_cells.size()) * 1024;
+  return s;
+}
+
+// Refuses (io::MemoryPlanError) when the run cannot fit in the backend's free memory.
+template <class Backend, class Real>
+void check_io_memory(const IoRunPlan& plan) {
+  const auto hw = Backend::describe();
+  io::require_memory(io_memory_shape<Backend, Real>(plan), hw.free_memory_bytes,
+                     std::string(Backend::name) + " (" + hw.device + ")");
+}
+
+// The simulation of `plan` on Backend; sets res.generate_s and res.junctions.
+template <class Backend, class Real>
+io::IoSimulation<Backend, Real> make_io_simulation(const IoRunPlan& plan, IoRunResult& res) {
+  using Exec = typename Backend::execution_space;
+  using Mem = typename Backend::memory_space;
+  if (!plan.generator) {
+    res.junctions = plan.network->junctions();
+    return io::IoSimulation<Backend, Real>(plan.params, *plan.network, plan.g_cal, plan.use_mesh_kernel);
+  }
+  Stopwatch generate;
+  const auto net = generate_network<Exec, Real, Mem>(*plan.generator);  // fences
+  res.generate_s = generate.seconds();
+  res.junctions = net.junctions();
+  return io::IoSimulation<Backend, Real>(
+      plan.params,
+      io::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g, net.g_const),
+      plan.g_cal);
+}
+
+}  // namespace kbrain

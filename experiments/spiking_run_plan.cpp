@@ -1,0 +1,115 @@
+#include "experiments/spiking_run_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "core/timing/stopwatch.hpp"
+
+namespace kbrain {
+
+namespace {
+
+point::Integrator parse_integrator(const std::string& s) {
+  if (s == "euler") return point::Integrator::Euler;
+  if (s == "exponential_euler") return point::Integrator::ExponentialEuler;
+  if (s == "exact") return point::Integrator::Exact;
+  if (s == "rk4") return point::Integrator::Rk4;
+  return point::Integrator::NetM;
+}
+
+point::SynapseKind parse_synapse(const std::string& s) {
+  if (s == "conductance_alpha") return point::SynapseKind::ConductanceAlpha;
+  if (s == "current_exp") return point::SynapseKind::CurrentExp;
+  if (s == "delta") return point::SynapseKind::Delta;
+  return point::SynapseKind::ConductanceExp;
+}
+
+void apply_override(point::PointParameters& p, const std::string& key, double v) {
+  double* field = key == "c_m" ? &p.c_m : key == "g_l" ? &p.g_l : key == "e_l" ? &p.e_l
+                : key == "v_threshold" ? &p.v_threshold : key == "v_reset" ? &p.v_reset
+                : key == "refractory" ? &p.refractory_ms : key == "tau_e" ? &p.tau_e : key == "tau_i" ? &p.tau_i
+                : key == "e_e" ? &p.e_e : key == "e_i" ? &p.e_i : key == "g_na" ? &p.g_na : key == "g_kd" ? &p.g_kd
+                : key == "g_m" ? &p.g_m : key == "e_na" ? &p.e_na : key == "e_k" ? &p.e_k : key == "v_t" ? &p.v_t
+                : key == "a" ? &p.izh_a : key == "b" ? &p.izh_b : key == "c" ? &p.izh_c : key == "d" ? &p.izh_d
+                : nullptr;
+  if (!field) throw ConfigError("model.parameters." + key + " is not a point-neuron parameter");
+  *field = v;
+}
+
+spiking::WeightSpec to_spec(const SpikingWeightConfig& w) { return {w.kind, w.value, w.low, w.high}; }
+
+}  // namespace
+
+SpikingRunPlan make_spiking_plan(const ExperimentConfig& cfg, std::int64_t size_override, std::int64_t steps_override) {
+  const SpikingConfig& s = cfg.spiking;
+  point::NamedSet set = point::point_parameter_set(s.parameter_set);
+  point::PointParameters& p = set.params;
+  if (s.dt_given) p.dt = cfg.dt;
+  if (!s.integrator.empty()) p.integrator = parse_integrator(s.integrator);
+  if (!s.synapse.empty()) p.synapse = parse_synapse(s.synapse);
+  for (const auto& [k, v] : s.parameter_overrides) apply_override(p, k, v);
+  const bool conductance = p.synapse == point::SynapseKind::ConductanceExp ||
+                           p.synapse == point::SynapseKind::ConductanceAlpha;
+  if (p.integrator == point::Integrator::Exact && conductance && p.model == point::NeuronModel::Lif)
+    fmt::print(stderr, "note: {}: integrator \"exact\" with conductance synapses runs as exponential_euler\n",
+               cfg.source.string());
+
+  const std::int64_t neurons = size_override > 0 ? size_override : s.neurons;
+  spiking::NetworkSpec ns = point::named_network(set, neurons, s.seed);
+  if (!s.connectivity.empty()) ns.connectivity = s.connectivity;
+  ns.excitatory = s.excitatory >= 0 && size_override <= 0 ? s.excitatory : neurons * 4 / 5;
+  if (s.probability) ns.probability = *s.probability;
+  if (size_override > 0 && ns.connectivity == "fixed_probability")
+    ns.probability = std::fmin(1.0, ns.probability * double(s.neurons) / double(neurons));  // same in-degree
+  ns.in_degree = s.in_degree;
+  if (s.self_connections) ns.self_connections = *s.self_connections;
+  if (s.w_exc) ns.w_exc = to_spec(*s.w_exc);
+  if (s.w_inh) ns.w_inh = to_spec(*s.w_inh);
+  ns.delay_ms = s.delay_ms;
+  if (ns.connectivity == "fixed_in_degree" && ns.in_degree >= neurons)
+    throw ConfigError(fmt::format("{}: network.in_degree = {} needs more than {} neurons", cfg.source.string(),
+                                  ns.in_degree, neurons));
+
+  point::DriveSpec drive = point::named_drive(set, neurons);
+  if (!s.inputs.empty()) drive.currents.clear();  // [[input]] replaces the parameter set's drive
+  for (const auto& in : s.inputs) {
+    const std::int64_t last = size_override > 0 ? neurons : in.last;
+    if (in.kind == "poisson") {
+      ns.poisson_sources = in.sources;
+      ns.poisson_probability = in.probability;
+      ns.w_poisson.value = in.weight;
+      drive.poisson_rate_hz = in.rate_hz;
+    } else {
+      drive.currents.push_back({size_override > 0 ? 0 : in.first, last, in.mean, in.sd});
+    }
+  }
+
+  SpikingRunPlan plan;
+  plan.config = &cfg;
+  plan.steps = steps_override > 0 ? steps_override : cfg.steps;
+  Stopwatch sw;
+  try {
+    point::InitialSpec initial = set.initial;
+    if (s.initial_v) initial = {"constant", *s.initial_v, 0, 0, 0, 0, 0, 0, 0};
+    plan.setup = std::make_shared<const point::PointSetup>(point::make_point_setup(p, initial, ns, drive));
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(cfg.source.string() + ": [network]: " + e.what());
+  }
+  plan.network_build_s = sw.seconds();
+  plan.write_spikes = s.record_spikes;
+  if (size_override > 0) return plan;
+  for (const auto& name : s.variables) {
+    const int var = point::point_var_index(name);
+    if (!point::model_has_var(p, var))
+      throw ConfigError(fmt::format("{}: record.variables: \"{}\" is not a variable of model.kind = \"{}\" with "
+                                    "this synapse type",
+                                    cfg.source.string(), name, cfg.model));
+    plan.trace_vars.push_back(var);
+  }
+  plan.trace_neurons = s.record_neurons;
+  return plan;
+}
+
+}  // namespace kbrain

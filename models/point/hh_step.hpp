@@ -1,0 +1,102 @@
+#pragma once
+// Hodgkin-Huxley point neuron, Traub-Miles Na/K (+ optional M current), conductance synapses, as in the COBAHH
+// benchmark. ExponentialEuler is Brian2's 'exponential_euler': every variable x with dx/dt = A + B x advances
+// exactly with A, B evaluated from the state at the step start. Euler is also offered. A spike is v > v_threshold
+// while not refractory; refractoriness only blocks detection. Rates use a stable exprel (Brian2's definition).
+#include <cmath>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/kokkos_compat.hpp"
+#include "models/point/point_parameters.hpp"
+#include "models/point/point_state.hpp"
+#include "models/point/step_inputs.hpp"
+
+namespace kbrain::point {
+
+// x / (exp(x) - 1) written as 1 / exprel(x); exprel(x) = expm1(x) / x, 1 at |x| < 1e-16 (as Brian2).
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real exprel(Real x) {
+  if (kx::fabs(x) < Real(1e-16)) return Real(1);
+  return kx::expm1(x) / x;
+}
+
+template <class Real>
+struct HhConstants {
+  Real dt, c_m, g_l, e_l, v_th, e_e, e_i, g_na, g_kd, g_m, e_na, e_k, v_t, tau_e, tau_i, decay_e, decay_i;
+  int refractory_steps, integrator;
+  static HhConstants make(const PointParameters& p) {
+    HhConstants c;
+    c.dt = Real(p.dt); c.c_m = Real(p.c_m); c.g_l = Real(p.g_l); c.e_l = Real(p.e_l); c.v_th = Real(p.v_threshold);
+    c.e_e = Real(p.e_e); c.e_i = Real(p.e_i); c.g_na = Real(p.g_na); c.g_kd = Real(p.g_kd); c.g_m = Real(p.g_m);
+    c.e_na = Real(p.e_na); c.e_k = Real(p.e_k); c.v_t = Real(p.v_t);
+    c.tau_e = Real(p.tau_e); c.tau_i = Real(p.tau_i);
+    c.decay_e = Real(std::exp(-p.dt / p.tau_e));
+    c.decay_i = Real(std::exp(-p.dt / p.tau_i));
+    c.refractory_steps = static_cast<int>(p.refractory_steps());
+    c.integrator = static_cast<int>(p.integrator);
+    return c;
+  }
+};
+
+// Gate x with dx/dt = alpha (1 - x) - beta x, i.e. A = alpha, B = -(alpha + beta).
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real gate_step(Real x, Real alpha, Real beta, Real dt, bool exponential) {
+  if (!exponential) return x + dt * (alpha * (Real(1) - x) - beta * x);
+  const Real B = -(alpha + beta);
+  const Real ba = alpha / B;
+  return -ba + (ba + x) * kx::exp(B * dt);
+}
+
+template <class Exec, class Real>
+struct HhStepFunctor {
+  using Mem = typename Exec::memory_space;
+  PointState<Real, Mem> s;
+  StepInputs<Real, Mem> in;
+  HhConstants<Real> c;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const Real v = s.v(i), m = s.m(i), h = s.h(i), n = s.n(i);
+    const Real ge = s.ge(i) + in.take(0, i), gi = s.gi(i) + in.take(1, i);
+    const Real p = c.g_m > Real(0) ? s.p(i) : Real(0);
+    const Real I = in.current(i);
+    const bool exponential = c.integrator != int(Integrator::Euler);
+    const Real dt = c.dt;
+
+    const Real u = v - c.v_t;
+    const Real alpha_m = Real(0.32 * 4) / exprel((Real(13) - u) / Real(4));
+    const Real beta_m = Real(0.28 * 5) / exprel((u - Real(40)) / Real(5));
+    const Real alpha_h = Real(0.128) * kx::exp((Real(17) - u) / Real(18));
+    const Real beta_h = Real(4) / (Real(1) + kx::exp((Real(40) - u) / Real(5)));
+    const Real alpha_n = Real(0.032 * 5) / exprel((Real(15) - u) / Real(5));
+    const Real beta_n = Real(0.5) * kx::exp((Real(10) - u) / Real(40));
+
+    const Real g_na = c.g_na * m * m * m * h, g_kd = c.g_kd * (n * n) * (n * n), g_m = c.g_m * p;
+    const Real B = -(c.g_l + ge + gi + g_na + g_kd + g_m) / c.c_m;
+    const Real A = (c.g_l * c.e_l + ge * c.e_e + gi * c.e_i + g_na * c.e_na + (g_kd + g_m) * c.e_k + I) / c.c_m;
+    Real v_new;
+    if (exponential) {
+      const Real ba = A / B;
+      v_new = -ba + (ba + v) * kx::exp(B * dt);
+    } else {
+      v_new = v + dt * (A + B * v);
+    }
+    s.m(i) = gate_step(m, alpha_m, beta_m, dt, exponential);
+    s.h(i) = gate_step(h, alpha_h, beta_h, dt, exponential);
+    s.n(i) = gate_step(n, alpha_n, beta_n, dt, exponential);
+    if (c.g_m > Real(0)) {  // Yamada M current (Destexhe/Pospischil), v absolute
+      const Real p_inf = Real(1) / (Real(1) + kx::exp(-(v + Real(35)) / Real(10)));
+      const Real tau_p = Real(1000) / (Real(3.3) * kx::exp((v + Real(35)) / Real(20)) + kx::exp(-(v + Real(35)) / Real(20)));
+      s.p(i) = exponential ? p_inf + (p - p_inf) * kx::exp(-dt / tau_p) : p + dt * (p_inf - p) / tau_p;
+    }
+    s.ge(i) = exponential ? ge * c.decay_e : ge - dt * ge / c.tau_e;
+    s.gi(i) = exponential ? gi * c.decay_i : gi - dt * gi / c.tau_i;
+    const bool nr = in.step - s.last_spike(i) >= c.refractory_steps;
+    const bool spike = nr && v_new > c.v_th;
+    if (spike) s.last_spike(i) = in.step;
+    in.spiked(i) = spike ? 1 : 0;
+    s.v(i) = v_new;
+  }
+};
+
+}  // namespace kbrain::point

@@ -1,0 +1,84 @@
+#include "models/point/point_parameters.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace kbrain::point {
+
+std::int64_t PointParameters::refractory_steps() const {
+  // Brian2: not_refractory = timestep(t - lastspike) >= timestep(refractory)
+  return static_cast<std::int64_t>(std::floor(refractory_ms / dt + 1e-3));
+}
+
+const std::vector<std::string>& point_parameter_set_names() {
+  static const std::vector<std::string> names = {"coba", "cuba", "cobahh", "izhikevich2003", "lif"};
+  return names;
+}
+
+NamedSet point_parameter_set(const std::string& name) {
+  NamedSet s;
+  PointParameters& p = s.params;
+  // Brette et al. 2007 membrane: 20000 um^2, 1 uF/cm^2, 5e-5 S/cm^2 -> 200 pF, 10 nS (tau_m 20 ms).
+  if (name == "coba" || name == "lif") {
+    p.model = NeuronModel::Lif;
+    p.integrator = Integrator::Euler;
+    p.synapse = SynapseKind::ConductanceExp;
+    p.e_l = -60; p.v_threshold = -50; p.v_reset = -60; p.refractory_ms = 5;
+    s.initial = {"normal", -65.0, 5.0, 0, 0, 40.0, 15.0, 200.0, 120.0};
+    s.w_exc = 6.0;
+    s.w_inh = 67.0;
+  } else if (name == "cuba") {
+    p.model = NeuronModel::Lif;
+    p.integrator = Integrator::Exact;
+    p.synapse = SynapseKind::CurrentExp;
+    p.e_l = -49; p.v_threshold = -50; p.v_reset = -60; p.refractory_ms = 5;
+    s.initial = {"uniform", 0, 0, -60.0, -50.0, 0, 0, 0, 0};
+    s.w_exc = 1.62;
+    s.w_inh = -9.0;
+  } else if (name == "cobahh") {
+    p.model = NeuronModel::HhTraub;
+    p.integrator = Integrator::ExponentialEuler;
+    p.synapse = SynapseKind::ConductanceExp;
+    p.e_l = -60; p.v_threshold = -20; p.refractory_ms = 3;
+    s.initial = {"normal", -65.0, 5.0, 0, 0, 40.0, 15.0, 200.0, 120.0};
+    s.w_exc = 6.0;
+    s.w_inh = 67.0;
+  } else if (name == "izhikevich2003") {
+    p.model = NeuronModel::Izhikevich;
+    p.integrator = Integrator::NetM;
+    p.synapse = SynapseKind::Delta;
+    p.dt = 1.0;
+    p.v_threshold = 30; p.refractory_ms = 0;
+    s.initial = {"constant", -65.0, 0, 0, 0, 0, 0, 0, 0};
+    s.w_kind = "izhikevich2003";
+    s.noise_exc = 5.0;
+    s.noise_inh = 2.0;
+    s.self_connections = true;
+  } else {
+    throw std::invalid_argument("unknown point-neuron parameter set '" + name + "'");
+  }
+  if (name == "lif") s.w_exc = s.w_inh = 0;
+  return s;
+}
+
+const char* to_string(Integrator i) {
+  switch (i) {
+    case Integrator::Euler: return "euler";
+    case Integrator::ExponentialEuler: return "exponential_euler";
+    case Integrator::Exact: return "exact";
+    case Integrator::Rk4: return "rk4";
+    case Integrator::NetM: return "net_m";
+  }
+  return "?";
+}
+
+const char* to_string(NeuronModel m) {
+  switch (m) {
+    case NeuronModel::Lif: return "lif";
+    case NeuronModel::Izhikevich: return "izhikevich";
+    case NeuronModel::HhTraub: return "hh";
+  }
+  return "?";
+}
+
+}  // namespace kbrain::point

@@ -1,0 +1,337 @@
+// Random network generators (uniform, gaussian3d): identical CSR on every backend, structural invariants, realised
+// density, the Gaussian distance law (chi-square), symmetry, per-cell independence, and the memory planner.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backends/serial/serial_backend.hpp"
+#include "core/network/generate_network.hpp"
+#include "core/config/experiment_config.hpp"
+#include "core/network/random_network.hpp"
+#include "models/io/io_memory_plan.hpp"
+#include "tests/backend_types.hpp"
+
+namespace {
+
+using kbrain::GapNetwork;
+using kbrain::RandomNetworkSpec;
+using Kind = RandomNetworkSpec::Kind;
+
+RandomNetworkSpec uniform_spec(std::int64_t cells, double density, bool exact, bool symmetric) {
+  RandomNetworkSpec s;
+  s.kind = Kind::Uniform;
+  s.cells = cells;
+  s.density = density;
+  s.exact = exact;
+  s.symmetric = symmetric;
+  s.seed = 12345;
+  return s;
+}
+
+RandomNetworkSpec gaussian_spec(std::int64_t cells, double density, double sigma, double scale, bool symmetric) {
+  RandomNetworkSpec s;
+  s.kind = Kind::Gaussian3d;
+  s.cells = cells;
+  s.density = density;
+  s.sigma = sigma;
+  s.scale = scale;
+  s.symmetric = symmetric;
+  s.seed = 777;
+  return s;
+}
+
+RandomNetworkSpec with_range(RandomNetworkSpec s) {
+  s.g_low = 0.01;
+  s.g_high = 0.05;
+  return s;
+}
+
+template <class Backend, class Real = double>
+GapNetwork generate(const RandomNetworkSpec& spec) {
+  const auto tables = kbrain::make_random_network_tables(spec);
+  return kbrain::generate_network<typename Backend::execution_space, Real, typename Backend::memory_space>(tables)
+      .to_host();
+}
+
+// Specs covering every code path (directed / symmetric, constant / range, exact / Bernoulli, both kinds).
+std::vector<RandomNetworkSpec> all_specs() {
+  return {uniform_spec(3001, 12, false, false), with_range(uniform_spec(3001, 12, false, false)),
+          uniform_spec(2000, 25, true, false),  with_range(uniform_spec(500, 499, true, false)),
+          with_range(uniform_spec(2500, 9, false, true)),
+          gaussian_spec(4100, 30, 1.0, 2.0, false), with_range(gaussian_spec(4100, 30, 1.0, 2.0, true)),
+          with_range(gaussian_spec(3000, 8, 1.0, 5.0, false))};
+}
+
+std::string name_of(const RandomNetworkSpec& s) {
+  return std::string(s.kind_name()) + " N=" + std::to_string(s.cells) + " d=" + std::to_string(s.density) +
+         (s.exact ? " exact" : "") + (s.symmetric ? " symmetric" : "") +
+         (s.constant_conductance() ? "" : " g-range");
+}
+
+void check_structure(const GapNetwork& net, const RandomNetworkSpec& spec) {
+  REQUIRE(net.cells == spec.cells);
+  REQUIRE(net.offsets.size() == static_cast<std::size_t>(spec.cells) + 1);
+  REQUIRE(net.offsets.front() == 0);
+  REQUIRE(net.offsets.back() == static_cast<std::int64_t>(net.sources.size()));
+  if (spec.constant_conductance()) CHECK(net.conductance.empty());
+  else REQUIRE(net.conductance.size() == net.sources.size());
+  std::int64_t bad_order = 0, self = 0, out_of_range = 0, bad_g = 0;
+  for (std::int64_t i = 0; i < net.cells; ++i)
+    for (std::int64_t k = net.offsets[i]; k < net.offsets[i + 1]; ++k) {
+      const std::int32_t s = net.sources[k];
+      if (s == i) ++self;
+      if (s < 0 || s >= net.cells) ++out_of_range;
+      if (k > net.offsets[i] && !(net.sources[k - 1] < s)) ++bad_order;  // ascending => no duplicates
+      const double g = net.g(k);
+      if (spec.constant_conductance() ? g != spec.g_low : !(g >= spec.g_low && g < spec.g_high)) ++bad_g;
+    }
+  CHECK(self == 0);
+  CHECK(out_of_range == 0);
+  CHECK(bad_order == 0);
+  CHECK(bad_g == 0);
+}
+
+double mean_degree(const GapNetwork& net) { return double(net.junctions()) / double(net.cells); }
+
+// Chi-square critical value for `dof` degrees of freedom at upper-tail probability 0.001 (Wilson-Hilferty).
+double chi2_critical_0001(int dof) {
+  const double k = dof, z = 3.0902;
+  return k * std::pow(1 - 2 / (9 * k) + z * std::sqrt(2 / (9 * k)), 3);
+}
+
+// Expected junction counts per distance bin (half lattice units) of a directed gaussian3d network, computed
+// independently of the generator: brute force over every cell and every offset within the generator's reach.
+std::vector<double> gaussian_expected_bins(std::int64_t cells, double density, double width, int bins) {
+  const std::int64_t b = kbrain::gaussian_lattice_side(cells);
+  const double r2_max = 2 * width * width * 36 * std::log(2.0);
+  const int reach = static_cast<int>(std::min<double>(b - 1, std::sqrt(r2_max)));
+  std::vector<double> mass(bins, 0.0);
+  double total = 0;
+  for (std::int64_t i = 0; i < cells; ++i) {
+    const std::int64_t x = i / (b * b), y = (i % (b * b)) / b, z = i % b;
+    for (int dx = -reach; dx <= reach; ++dx)
+      for (int dy = -reach; dy <= reach; ++dy)
+        for (int dz = -reach; dz <= reach; ++dz) {
+          const double r2 = double(dx) * dx + double(dy) * dy + double(dz) * dz;
+          if (r2 == 0 || r2 > r2_max) continue;
+          const std::int64_t nx = x + dx, ny = y + dy, nz = z + dz;
+          if (nx < 0 || ny < 0 || nz < 0 || nx >= b || ny >= b || nz >= b || nx * b * b + ny * b + nz >= cells)
+            continue;
+          const double w = std::exp(-r2 / (2 * width * width));
+          total += w;
+          mass[std::min(bins - 1, static_cast<int>(std::sqrt(r2) * 2))] += w;
+        }
+  }
+  for (double& m : mass) m *= density * double(cells) / total;  // c = density N / sum of weights
+  return mass;
+}
+
+std::vector<double> gaussian_observed_bins(const GapNetwork& net, int bins) {
+  const std::int64_t b = kbrain::gaussian_lattice_side(net.cells);
+  std::vector<double> count(bins, 0.0);
+  for (std::int64_t i = 0; i < net.cells; ++i)
+    for (std::int64_t k = net.offsets[i]; k < net.offsets[i + 1]; ++k) {
+      const std::int64_t j = net.sources[k];
+      const double dx = double(i / (b * b) - j / (b * b)), dy = double((i % (b * b)) / b - (j % (b * b)) / b),
+                   dz = double(i % b - j % b);
+      count[std::min(bins - 1, static_cast<int>(std::sqrt(dx * dx + dy * dy + dz * dz) * 2))] += 1;
+    }
+  return count;
+}
+
+// Chi-square of observed against expected, merging bins with expected < 5 into their neighbour; returns
+// (statistic, degrees of freedom).
+std::pair<double, int> chi_square(const std::vector<double>& observed, const std::vector<double>& expected) {
+  double chi2 = 0, o = 0, e = 0;
+  int dof = 0;
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    o += observed[k];
+    e += expected[k];
+    if (e >= 5 || k + 1 == expected.size()) {
+      if (e > 0) {
+        chi2 += (o - e) * (o - e) / e;
+        ++dof;
+      }
+      o = e = 0;
+    }
+  }
+  return {chi2, dof};
+}
+
+std::vector<std::int32_t> sources_of(const GapNetwork& net, std::int64_t cell) {
+  return {net.sources.begin() + net.offsets[cell], net.sources.begin() + net.offsets[cell + 1]};
+}
+
+}  // namespace
+
+TEST_SUITE("generators") {
+  TEST_CASE_TEMPLATE_DEFINE("generated CSR is bit-identical to Serial", Backend, generators_identity) {
+    for (const auto& spec : all_specs()) {
+      CAPTURE(name_of(spec));
+      const GapNetwork ref = generate<kbrain::SerialBackend>(spec);
+      const GapNetwork got = generate<Backend>(spec);
+      CHECK(got.offsets == ref.offsets);
+      CHECK(got.sources == ref.sources);
+      CHECK(got.conductance == ref.conductance);  // exact doubles, drawn from integers
+      const GapNetwork got_f = generate<Backend, float>(spec);  // topology does not depend on precision
+      CHECK(got_f.sources == ref.sources);
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(generators_identity, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE("no self or duplicate junctions, sources ascending, conductance in range") {
+    for (const auto& spec : all_specs()) {
+      CAPTURE(name_of(spec));
+      check_structure(generate<kbrain::SerialBackend>(spec), spec);
+    }
+  }
+  TEST_CASE("realised mean density within 1 % of the target; mode exact gives every cell exactly density") {
+    for (const auto& spec : {uniform_spec(20000, 50, false, false), uniform_spec(20000, 50, false, true),
+                             gaussian_spec(27000, 50, 1.0, 3.0, false), gaussian_spec(27000, 50, 1.0, 3.0, true),
+                             gaussian_spec(30000, 40, 1.0, 5.0, false)}) {
+      CAPTURE(name_of(spec));
+      const GapNetwork net = generate<kbrain::SerialBackend>(spec);
+      CHECK(std::fabs(mean_degree(net) / spec.density - 1) < 0.01);
+    }
+    const auto spec = uniform_spec(5000, 37, true, false);
+    const GapNetwork net = generate<kbrain::SerialBackend>(spec);
+    std::int64_t wrong = 0;
+    for (std::int64_t i = 0; i < net.cells; ++i) wrong += (net.offsets[i + 1] - net.offsets[i]) != 37;
+    CHECK(wrong == 0);
+  }
+
+  TEST_CASE("gaussian3d distance histogram follows exp(-d^2 / 2 sigma^2) (chi-square, fixed seed)") {
+    // 8000 cells (a 20^3 cube), sigma 1, scale 2 => width 2 lattice units, density 40: ~320000 junctions in
+    // half-unit distance bins. Threshold: the chi-square quantile at upper-tail probability 0.001.
+    const auto spec = gaussian_spec(8000, 40, 1.0, 2.0, false);
+    const int bins = 40;
+    const auto observed = gaussian_observed_bins(generate<kbrain::SerialBackend>(spec), bins);
+    const auto fit = chi_square(observed, gaussian_expected_bins(8000, 40, 2.0, bins));
+    const double chi2 = fit.first;
+    const int dof = fit.second;
+    CAPTURE(chi2);
+    CAPTURE(dof);
+    CHECK(dof >= 15);
+    CHECK(chi2 < chi2_critical_0001(dof));
+    // The test can tell a different law apart: a 10 % wider Gaussian is rejected.
+    const auto [chi2_wrong, dof_wrong] = chi_square(observed, gaussian_expected_bins(8000, 40, 2.2, bins));
+    CHECK(chi2_wrong > chi2_critical_0001(dof_wrong));
+  }
+
+  TEST_CASE("symmetric: j in in(i) <=> i in in(j), with the same conductance") {
+    for (const auto& spec : {with_range(uniform_spec(3000, 20, false, true)),
+                             with_range(gaussian_spec(4000, 30, 1.0, 2.0, true))}) {
+      CAPTURE(name_of(spec));
+      const GapNetwork net = generate<kbrain::SerialBackend>(spec);
+      REQUIRE(net.junctions() > 0);
+      std::map<std::pair<std::int32_t, std::int32_t>, double> edges;
+      for (std::int64_t i = 0; i < net.cells; ++i)
+        for (std::int64_t k = net.offsets[i]; k < net.offsets[i + 1]; ++k)
+          edges[{static_cast<std::int32_t>(i), net.sources[k]}] = net.g(k);
+      std::int64_t missing = 0, different = 0;
+      for (const auto& [e, g] : edges) {
+        auto it = edges.find({e.second, e.first});
+        if (it == edges.end()) ++missing;
+        else if (it->second != g) ++different;
+      }
+      CHECK(missing == 0);
+      CHECK(different == 0);
+    }
+  }
+
+  TEST_CASE("a cell's list depends only on (seed, cell, N, parameters): one cell generated alone matches") {
+    using Mem = Kokkos::HostSpace;
+    for (const auto& spec : {with_range(uniform_spec(3001, 12, false, false)), gaussian_spec(4100, 30, 1.0, 2.0,
+                                                                                             false)}) {
+      CAPTURE(name_of(spec));
+      const auto tables = kbrain::make_random_network_tables(spec);
+      const GapNetwork full = generate<kbrain::SerialBackend>(spec);
+      const auto t = kbrain::netgen::upload_tables<Mem>(tables);
+      for (std::int64_t cell : {std::int64_t{0}, std::int64_t{1234}, spec.cells - 1}) {
+        // What a rank owning only `cell` would run: the count and fill functors for that one cell.
+        Kokkos::View<std::int64_t*, Mem> offsets("offsets", spec.cells + 1);
+        kbrain::netgen::SweepFunctor<Mem, double, false>{t, offsets, {}, {}}(cell);
+        const std::int64_t n = offsets(cell);
+        offsets(cell) = 0;
+        Kokkos::View<std::int32_t*, Mem> src("src", n);
+        Kokkos::View<double*, Mem> g("g", t.g_range ? n : 0);
+        kbrain::netgen::SweepFunctor<Mem, double, true>{t, offsets, src, g}(cell);
+        CHECK(std::vector<std::int32_t>(src.data(), src.data() + n) == sources_of(full, cell));
+      }
+      // The topology does not depend on the conductance law.
+      RandomNetworkSpec constant = spec;
+      constant.g_low = constant.g_high = 0.02;
+      CHECK(generate<kbrain::SerialBackend>(constant).sources == full.sources);
+    }
+  }
+
+  TEST_CASE("invalid generator parameters are refused with a message naming them") {
+    CHECK_THROWS_WITH_AS(kbrain::make_random_network_tables(uniform_spec(100, 100, false, false)),
+                         doctest::Contains("exceeds the 99 other cells"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(kbrain::make_random_network_tables(uniform_spec(100, 10, true, true)),
+                         doctest::Contains("mode exact cannot be symmetric"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(kbrain::make_random_network_tables(gaussian_spec(1000, 500, 1.0, 1.0, false)),
+                         doctest::Contains("largest mean density"), std::invalid_argument);
+  }
+
+  TEST_CASE("config: uniform / gaussian3d keys are validated strictly") {
+    const std::string head = "name = \"g\"\n[simulation]\nsteps = 10\n[network]\n";
+    const auto cfg = kbrain::parse_experiment(head + "type = \"gaussian3d\"\ncells = 4096\ndensity = 100\n"
+                                              "sigma = 1\nscale = 5\nsymmetric = true\nseed = 9\n"
+                                              "conductance_low = 0.01\nconductance_high = 0.02\n",
+                                              "g.toml");
+    CHECK(cfg.network.type == "gaussian3d");
+    CHECK(cfg.network.density == 100);
+    CHECK(cfg.network.symmetric);
+    CHECK(cfg.network.conductance_range);
+    auto fails = [&](const std::string& body, const std::string& text) {
+      CAPTURE(body);
+      CHECK_THROWS_WITH_AS(kbrain::parse_experiment(head + body, "g.toml"), doctest::Contains(text.c_str()),
+                           kbrain::ConfigError);
+    };
+    fails("type = \"uniform\"\ncells = 100\ndensity = 10\nsigma = 1\n", "g.toml:8: unknown key network.sigma");
+    fails("type = \"uniform\"\ncells = 100\ndensity = 10\nmode = \"exact\"\nsymmetric = true\n",
+          "network.symmetric = true cannot be combined with network.mode = \"exact\"");
+    fails("type = \"uniform\"\ncells = 100\ndensity = 100\n", "network.density = 100 exceeds the 99 other cells");
+    fails("type = \"uniform\"\ncells = 100\ndensity = 1.5\nmode = \"exact\"\n", "must be an integer");
+    fails("type = \"gaussian3d\"\ncells = 100\ndensity = 10\nconductance = 0.1\nconductance_low = 0.01\n"
+          "conductance_high = 0.02\n",
+          "network.conductance cannot be combined");
+    fails("type = \"gaussian3d\"\ncells = 100\n", "network.density is required");
+    fails("type = \"gaussian3d\"\ncells = 100\ndensity = \"10\"\n", "network.density must be a number");
+  }
+
+  TEST_CASE("memory planner: refuses an impossible size, naming needed, available and the largest that fits") {
+    kbrain::io::IoMemoryShape shape;
+    shape.cells = 4194304;
+    shape.junctions = shape.cells * 1000;
+    shape.generated = true;
+    const std::uint64_t available = std::uint64_t{4} << 30;  // 4 GiB
+    const std::uint64_t needed = kbrain::io::total_bytes(kbrain::io::plan_io_memory(shape));
+    CHECK(needed > 16ull * shape.cells * 1000 / 4);  // at least the 4-byte sources
+    CHECK_THROWS_WITH_AS(kbrain::io::require_memory(shape, available, "cuda (Test GPU)"),
+                         doctest::Contains("not enough memory on cuda (Test GPU): 4194304 cells with 4194304000 "
+                                           "junctions need"),
+                         kbrain::io::MemoryPlanError);
+    CHECK_THROWS_WITH_AS(kbrain::io::require_memory(shape, available, "x"), doctest::Contains("4.00 GiB is available"),
+                         kbrain::io::MemoryPlanError);
+    const std::int64_t largest = kbrain::io::largest_fitting_cells(shape, available);
+    CHECK(largest > 0);
+    CHECK(largest < shape.cells);
+    auto at = [&](std::int64_t cells) {
+      auto s = shape;
+      s.cells = cells;
+      s.junctions = cells * 1000;
+      return kbrain::io::total_bytes(kbrain::io::plan_io_memory(s));
+    };
+    CHECK(at(largest) <= available);
+    CHECK(at(largest + 1) > available);
+    CHECK_NOTHROW(kbrain::io::require_memory(shape, needed, "x"));  // exactly enough
+  }
+}

@@ -1,0 +1,197 @@
+// Spiking core: deterministic network builders, fixed-point delivery into delayed ring slots against a host
+// reference, Poisson sources, population statistics, and whole networks bit-identical across CPU backends.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "backends/serial/serial_backend.hpp"
+#include "spiking/device_synapses.hpp"
+#include "spiking/network_builders.hpp"
+#include "spiking/spike_exchange.hpp"
+#include "spiking/spike_statistics.hpp"
+#include "tests/backend_types.hpp"
+#include "tests/spiking_test_support.hpp"
+
+namespace {
+
+using namespace kbrain;
+using namespace kbrain::spiking;
+
+NetworkSpec small_spec(const std::string& connectivity, std::uint64_t seed) {
+  NetworkSpec s;
+  s.connectivity = connectivity;
+  s.neurons = 500;
+  s.excitatory = 400;
+  s.probability = 0.1;
+  s.in_degree = 40;
+  s.w_exc = {"uniform", 0, 1.0, 2.0};
+  s.w_inh = {"constant", -3.0, 0, 0};
+  s.seed = seed;
+  return s;
+}
+
+std::vector<std::int64_t> in_degrees(const SynapseNetwork& n) {
+  std::vector<std::int64_t> d(n.neurons, 0);
+  for (auto t : n.target) ++d[t];
+  return d;
+}
+
+}  // namespace
+
+TEST_SUITE("spiking_core") {
+  TEST_CASE("fixed probability: deterministic per seed, no self connections, in-degree close to p*N") {
+    const auto a = build_network(small_spec("fixed_probability", 3), 0.1);
+    const auto b = build_network(small_spec("fixed_probability", 3), 0.1);
+    const auto c = build_network(small_spec("fixed_probability", 4), 0.1);
+    CHECK(a.target == b.target);
+    CHECK(a.weight == b.weight);
+    CHECK(a.target != c.target);
+    const double expected = 0.1 * 499 * 500;
+    CHECK(std::fabs(double(a.synapses()) - expected) < 4 * std::sqrt(expected));
+    for (std::int64_t p = 0; p < a.neurons; ++p)
+      for (auto k = a.offsets[p]; k < a.offsets[p + 1]; ++k) {
+        CHECK(a.target[k] != p);
+        if (k > a.offsets[p]) CHECK(a.target[k] > a.target[k - 1]);
+        CHECK(a.receptor[k] == (p < 400 ? 0 : 1));
+        if (p < 400) CHECK((a.weight[k] >= 1.0 && a.weight[k] < 2.0));
+        else CHECK(a.weight[k] == -3.0);
+      }
+  }
+
+  TEST_CASE("fixed in-degree: exactly K distinct presynaptic neurons, never itself") {
+    const auto n = build_network(small_spec("fixed_in_degree", 9), 0.1);
+    for (auto d : in_degrees(n)) CHECK(d == 40);
+    std::map<std::pair<std::int64_t, std::int32_t>, int> seen;
+    for (std::int64_t p = 0; p < n.neurons; ++p)
+      for (auto k = n.offsets[p]; k < n.offsets[p + 1]; ++k) {
+        CHECK(n.target[k] != p);
+        CHECK(++seen[{p, n.target[k]}] == 1);
+      }
+  }
+
+  TEST_CASE("all-to-all with self connections; delays are rounded to steps") {
+    auto s = small_spec("all_to_all", 1);
+    s.neurons = 30;
+    s.excitatory = 24;
+    s.self_connections = true;
+    s.delay_ms = 1.26;
+    const auto n = build_network(s, 0.1);
+    CHECK(n.synapses() == 900);
+    CHECK(n.max_delay() == 13);
+  }
+
+  TEST_CASE("population statistics: rate and ISI CV of known trains") {
+    std::vector<Population> pops = {{"a", 0, 2, 0}, {"b", 2, 1, 1}};
+    std::vector<std::pair<std::int64_t, std::int64_t>> ev;
+    for (int k = 1; k <= 10; ++k) ev.emplace_back(k * 100, 0);  // regular: CV 0
+    ev.emplace_back(100, 2); ev.emplace_back(200, 2); ev.emplace_back(500, 2);  // ISIs 10, 30 ms: CV 0.5
+    const auto st = population_stats(pops, ev, 1000.0, 0.1);
+    CHECK(st[0].rate_hz == doctest::Approx(5.0));
+    CHECK(st[0].isi_cv == doctest::Approx(0.0));
+    CHECK(st[0].cv_neurons == 1);
+    CHECK(st[1].rate_hz == doctest::Approx(3.0));
+    CHECK(st[1].isi_cv == doctest::Approx(0.5));
+  }
+
+  TEST_CASE_TEMPLATE_DEFINE("delivery: fixed-point sums in the right delayed slots, identical to a host sum", Backend,
+                            delivery_matches_host) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    auto spec = small_spec("fixed_probability", 5);
+    spec.w_inh = {"uniform", 0, -4.0, -1.0};
+    SynapseNetwork net = build_network(spec, 0.1);
+    for (std::size_t k = 0; k < net.delay.size(); ++k) net.delay[k] = static_cast<std::int32_t>(k % 4);
+    const auto syn = DeviceSynapses<Mem>::upload(net);
+    const int slots = syn.max_delay + 1, receptors = 2, step = 6;
+    std::vector<int> spiking = {0, 3, 17, 250, 401, 499};
+    Kokkos::View<int*, Mem> list("list", spiking.size());
+    auto lh = Kokkos::create_mirror_view(list);
+    for (std::size_t k = 0; k < spiking.size(); ++k) lh(k) = spiking[k];
+    Kokkos::deep_copy(list, lh);
+    Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring("ring", slots * receptors, net.neurons);
+    SpikeDeliverFunctor<Exec> f{syn, list, ring, step, slots, receptors};
+    Kokkos::parallel_for(Kokkos::TeamPolicy<Exec>(int(spiking.size()), Kokkos::AUTO), f);
+    auto rh = Kokkos::create_mirror_view(ring);
+    Kokkos::deep_copy(rh, ring);
+    // host reference in fixed point, then converted
+    std::vector<double> expect(slots * receptors * net.neurons, 0.0);
+    for (int pre : spiking)
+      for (auto k = net.offsets[pre]; k < net.offsets[pre + 1]; ++k) {
+        const int r = net.receptor[k];
+        const int slot = (step + 1 + net.delay[k]) % slots;
+        expect[(slot * receptors + r) * net.neurons + net.target[k]] += std::llround(net.weight[k] * syn.scale[r]);
+      }
+    bool all_equal = true, some_nonzero = false;
+    double max_err = 0;
+    for (int row = 0; row < slots * receptors; ++row)
+      for (std::int64_t i = 0; i < net.neurons; ++i) {
+        const double e = expect[row * net.neurons + i];
+        all_equal = all_equal && double(rh(row, i)) == e;
+        some_nonzero = some_nonzero || e != 0;
+        max_err = std::fmax(max_err, std::fabs(double(rh(row, i)) / syn.scale[row % receptors] - 0.0 * e));
+      }
+    CHECK(all_equal);
+    CHECK(some_nonzero);
+    CHECK(syn.scale[0] == std::ldexp(1.0, 29));  // weights below 2: 2^29 * 2 = 2^30
+    (void)max_err;
+  }
+  TEST_CASE_TEMPLATE_APPLY(delivery_matches_host, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("Poisson sources fire at their rate and are the same on every backend", Backend,
+                            poisson_rate) {
+    point::NamedSet set = point::point_parameter_set("cuba");
+    NetworkSpec ns = point::named_network(set, 100, 11);
+    ns.connectivity = "none";
+    ns.poisson_sources = 200;
+    ns.poisson_probability = 0.1;
+    ns.w_poisson.value = 0.5;
+    point::DriveSpec drive;
+    drive.poisson_rate_hz = 20.0;
+    const auto setup = point::make_point_setup(set.params, set.initial, ns, drive);
+    point::PointNetworkSimulation<Backend, double> sim(setup);
+    sim.enable_spike_log();
+    std::int64_t total = 0;
+    for (int n = 0; n < 10000; ++n) total += sim.step();
+    const auto neuron_spikes = sim.drain_spikes();
+    CHECK(!neuron_spikes.empty());  // the sources drive the neurons
+    total -= static_cast<std::int64_t>(neuron_spikes.size());
+    const double expected = 200 * 20.0;                    // 200 sources x 20 Hz x 1 s
+    CHECK(std::fabs(double(total) - expected) < 5 * std::sqrt(expected) + 0.05 * expected);
+    point::PointNetworkSimulation<SerialBackend, double> ref(setup);
+    std::int64_t ref_total = 0;
+    ref.enable_spike_log();
+    for (int n = 0; n < 10000; ++n) ref_total += ref.step();
+    CHECK(total == ref_total - static_cast<std::int64_t>(ref.drain_spikes().size()));
+  }
+  TEST_CASE_TEMPLATE_APPLY(poisson_rate, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("COBA, CUBA, COBAHH and Izhikevich networks: spikes bit-identical to Serial on CPU "
+                            "backends, rates within 10 % on GPUs", Backend, network_matches_serial) {
+    struct Case {
+      const char* set;
+      std::int64_t neurons, steps;
+    };
+    for (const Case& c : {Case{"coba", 2000, 2000}, Case{"cuba", 2000, 2000}, Case{"cobahh", 1000, 1000},
+                          Case{"izhikevich2003", 1000, 300}}) {
+      CAPTURE(c.set);
+      point::NamedSet set = point::point_parameter_set(c.set);
+      spiking::NetworkSpec ns = point::named_network(set, c.neurons, 2);
+      if (set.w_kind != "izhikevich2003") ns.probability = 0.04;  // half the neurons: keep the in-degree
+      const auto setup = point::make_point_setup(set.params, set.initial, ns, point::named_drive(set, c.neurons));
+      const auto ref = test::run_point<SerialBackend, double>(setup, c.steps);
+      const auto got = test::run_point<Backend, double>(setup, c.steps);
+      REQUIRE(ref.spikes.size() > std::size_t(c.neurons / 10));
+      if (Backend::is_gpu) {
+        const double a = double(ref.spikes.size()), b = double(got.spikes.size());
+        CHECK(std::fabs(a - b) <= 0.1 * a);
+      } else {
+        CHECK(ref.spikes == got.spikes);
+        CHECK(ref.v == got.v);
+      }
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(network_matches_serial, KBRAIN_TEST_BACKENDS);
+}
