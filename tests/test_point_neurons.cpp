@@ -71,13 +71,22 @@ TEST_SUITE("point_neurons") {
     };
     for (const Case& c : {Case{"coba", 250.0, Integrator::Euler, 0.1}, Case{"cobahh", 200.0, Integrator::ExponentialEuler, 0.1},
                           Case{"izhikevich2003", 10.0, Integrator::NetM, 1.0}, Case{"izhikevich2003", 10.0, Integrator::Euler, 0.1}}) {
-      CAPTURE(c.set);
+      CAPTURE(std::string(c.set));
       const auto setup = test::single_neuron(c.set, c.current, c.integrator, c.dt);
       const auto ref = test::run_point<SerialBackend, double>(setup, 2000, true);
       const auto got = test::run_point<Backend, double>(setup, 2000, true);
       CHECK(ref.spikes.size() >= 3);
       if (Backend::is_gpu) {
-        CHECK(max_abs_diff(ref.trace, got.trace) < 1e-6);
+        // The device's exp/FMA differ in the last bits: a threshold crossing may move by one step, after which the
+        // traces differ by a spike's height. So: same spike count, each spike within one step, and the traces
+        // agree up to the first spike.
+        REQUIRE(got.spikes.size() == ref.spikes.size());
+        for (std::size_t k = 0; k < ref.spikes.size(); ++k)
+          CHECK(std::llabs(static_cast<long long>(got.spikes[k].first) - static_cast<long long>(ref.spikes[k].first)) <= 1);
+        const std::size_t upto = std::min<std::size_t>(ref.trace.size(), static_cast<std::size_t>(ref.spikes.front().first));
+        double before_first = 0;
+        for (std::size_t k = 0; k < upto; ++k) before_first = std::fmax(before_first, std::fabs(ref.trace[k] - got.trace[k]));
+        CHECK(before_first < 1e-6);
       } else {
         CHECK(ref.trace == got.trace);
         CHECK(ref.spikes == got.spikes);

@@ -90,11 +90,11 @@ struct IoStepFunctor {
   // The reference-trace tests (tests/test_io_reference.cpp) bound the effect: <= 5e-9 mV in double.
   // GPU (and any backend without a chunked path): one cell per index, everything fused.
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    const Real va = cur(V_AXON, i);
-    const Real i_c = gap.template current<NativeExp>(i, cur(V_DEND, i), cur);
-    dendrite<NativeExp>(i, i_c, applied_current(i));
-    soma<NativeExp>(i);
-    const Real va_new = axon<NativeExp>(i);
+    const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i), va = cur(V_AXON, i);  // read once (next may alias cur)
+    const Real i_c = gap.template current<NativeExp>(i, vd, cur);
+    dendrite<NativeExp>(i, vd, vs, i_c, applied_current(i));
+    soma<NativeExp>(i, vd, vs, va);
+    const Real va_new = axon<NativeExp>(i, vs, va);
     if (spikes.events.extent(0) != 0 && va < spike_threshold && va_new >= spike_threshold) record_spike(i);
   }
 
@@ -108,11 +108,12 @@ struct IoStepFunctor {
     gap.template chunk_currents<VectorExp>(b, len, cur, i_c);
     for (int k = 0; k < len; ++k) i_ext[k] = applied_current(b + k);
 #pragma omp simd
-    for (int k = 0; k < len; ++k) dendrite<VectorExp>(b + k, i_c[k], i_ext[k]);
+    for (int k = 0; k < len; ++k)
+      dendrite<VectorExp>(b + k, cur(V_DEND, b + k), cur(V_SOMA, b + k), i_c[k], i_ext[k]);
 #pragma omp simd
-    for (int k = 0; k < len; ++k) soma<VectorExp>(b + k);
+    for (int k = 0; k < len; ++k) soma<VectorExp>(b + k, cur(V_DEND, b + k), cur(V_SOMA, b + k), cur(V_AXON, b + k));
 #pragma omp simd
-    for (int k = 0; k < len; ++k) va_new[k] = axon<VectorExp>(b + k);
+    for (int k = 0; k < len; ++k) va_new[k] = axon<VectorExp>(b + k, cur(V_SOMA, b + k), cur(V_AXON, b + k));
     if (spikes.events.extent(0) != 0)
       for (int k = 0; k < len; ++k)
         if (cur(V_AXON, b + k) < spike_threshold && va_new[k] >= spike_threshold) record_spike(b + k);
@@ -130,12 +131,13 @@ struct IoStepFunctor {
     }
   }
 
-  // The three compartments. Each reads only step-n values from `cur` and writes its own variables to `next`,
+  // The three compartments (step-n voltages passed in). Each reads only step-n values and writes its own variables
+  // to `next`,
   // so they can run fused (GPU) or as separate loops (host) with identical results for the same Exp.
   template <class Exp>
-  KOKKOS_FORCEINLINE_FUNCTION void dendrite(const int i, const Real i_c, const Real i_ext) const {
+  KOKKOS_FORCEINLINE_FUNCTION void dendrite(const int i, const Real vd, const Real vs, const Real i_c,
+                                            const Real i_ext) const {
     const Real one = 1;
-    const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i);
     const Real q_inf = one / (one + Exp::eval((vd + Real(80)) * Real(0.25)));
     const Real inv_tau_q = Exp::eval(Real(-0.086) * vd - Real(14.6)) + Exp::eval(Real(0.070) * vd - Real(1.87));
     const Real q = cur(Q_H, i) + c.dt * ((q_inf - cur(Q_H, i)) * inv_tau_q);
@@ -168,9 +170,8 @@ struct IoStepFunctor {
   }
 
   template <class Exp>
-  KOKKOS_FORCEINLINE_FUNCTION void soma(const int i) const {
+  KOKKOS_FORCEINLINE_FUNCTION void soma(const int i, const Real vd, const Real vs, const Real va) const {
     const Real one = 1;
-    const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i), va = cur(V_AXON, i);
     const Real k_inf = one / (one + Exp::eval((vs + Real(61)) * Real(-1 / 4.2)));
     const Real l_inf = one / (one + Exp::eval((vs + Real(85.5)) * Real(1 / 8.5)));
     const Real tau_l =
@@ -217,9 +218,8 @@ struct IoStepFunctor {
   }
 
   template <class Exp>
-  KOKKOS_FORCEINLINE_FUNCTION Real axon(const int i) const {
+  KOKKOS_FORCEINLINE_FUNCTION Real axon(const int i, const Real vs, const Real va) const {
     const Real one = 1;
-    const Real vs = cur(V_SOMA, i), va = cur(V_AXON, i);
     const Real m_a = one / (one + Exp::eval((Real(-30) - va) * Real(1 / 5.5)));
     const Real h_inf_a = one / (one + Exp::eval((va + Real(60)) * Real(1 / 5.8)));             // (-60-V)/-5.8
     const Real inv_tau_h_a = Exp::eval((va + Real(40)) * Real(1 / 33.0)) * Real(1 / 1.5);      // tau = 1.5 Exp::eval((-40-V)/33)
