@@ -13,6 +13,7 @@
 #include "experiments/io_dispatch.hpp"
 #include "experiments/io_run_plan.hpp"
 #include "experiments/spiking_commands.hpp"
+#include "experiments/report_files.hpp"
 
 namespace kbrain {
 
@@ -169,16 +170,7 @@ int cmd_compare(const CompareOptions& o) {
                    to_string(prec), r.steps, row.ns_per_cell_step, row.max_abs_dv_axon);
       }
   }
-  compute_speedups(report);
-  std::filesystem::create_directories(out_dir);
-  const std::string md = to_markdown(report);
-  {
-    std::ofstream f(out_dir / "compare.md");
-    f << md;
-  }
-  write_csv(out_dir / "compare.csv", report);
-  write_json(out_dir / "compare.json", report);
-  fmt::print("{}\n(also written to {}/compare.{{md,csv,json}})\n", md, out_dir.string());
+  publish_comparison(out_dir, report);
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "experiments/build_info.hpp"
 #include "experiments/spiking_commands.hpp"
 #include "experiments/spiking_run_plan.hpp"
+#include "experiments/report_files.hpp"
 
 namespace kbrain {
 
@@ -159,16 +160,7 @@ int cmd_compare_spiking(const ExperimentConfig& cfg, const std::vector<std::stri
                    row.wall_s_per_bio_s);
       }
   }
-  compute_speedups(report);
-  std::filesystem::create_directories(out_dir);
-  const std::string md = to_markdown(report);
-  {
-    std::ofstream f(out_dir / "compare.md");
-    f << md;
-  }
-  write_csv(out_dir / "compare.csv", report);
-  write_json(out_dir / "compare.json", report);
-  fmt::print("{}\n(also written to {}/compare.{{md,csv,json}})\n", md, out_dir.string());
+  publish_comparison(out_dir, report);
   return 0;
 }
 
