@@ -16,6 +16,7 @@
 #include "core/inputs/g_cal.hpp"
 #include "core/inputs/stimulus.hpp"
 #include "core/rng/counter_rng.hpp"
+#include "tests/temp_dir.hpp"
 
 #ifndef KBRAIN_SHARED_DIR
 #define KBRAIN_SHARED_DIR "../shared"
@@ -24,24 +25,8 @@
 namespace {
 
 namespace fs = std::filesystem;
+using kbrain::test::TempDir;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device rd;
-    path = fs::temp_directory_path() / fmt::format("kbrain_test_inputs_{:08x}{:08x}", rd(), rd());
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& name, const std::string& content) const {
-    const fs::path file = path / name;
-    std::ofstream(file, std::ios::binary) << content;
-    return file;
-  }
-};
 
 template <class F>
 std::string runtime_error_of(F&& f) {

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/network/gap_network.hpp"
+#include "tests/temp_dir.hpp"
 
 #ifndef KBRAIN_SHARED_DIR
 #define KBRAIN_SHARED_DIR "../shared"
@@ -23,26 +24,9 @@
 namespace {
 
 namespace fs = std::filesystem;
+using kbrain::test::TempDir;
 using kbrain::GapNetwork;
 
-// A fresh folder under the system temp directory, removed with its contents on destruction.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device rd;
-    path = fs::temp_directory_path() / fmt::format("kbrain_test_networks_{:08x}{:08x}", rd(), rd());
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& name, const std::string& content) const {
-    const fs::path file = path / name;
-    std::ofstream(file, std::ios::binary) << content;
-    return file;
-  }
-};
 
 std::vector<std::int32_t> sources_of(const GapNetwork& net, std::int64_t cell) {
   return {net.sources.begin() + net.offsets[static_cast<std::size_t>(cell)],

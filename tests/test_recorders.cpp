@@ -14,34 +14,16 @@
 
 #include "core/recorders/run_manifest.hpp"
 #include "core/recorders/trace_recorder.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
+using kbrain::test::TempDir;
+using kbrain::test::read_text;
 using namespace kbrain;
 
 namespace {
 
-// A fresh folder under the system temp dir, removed with everything in it at scope exit.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name) {
-    static int counter = 0;
-    path = fs::temp_directory_path() / ("kbrain_test_recorders_" + std::to_string(getpid()) + "_" + name + "_" +
-                                        std::to_string(++counter));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> parts;

@@ -10,33 +10,16 @@
 #include <vector>
 
 #include "core/report/comparison_report.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
+using kbrain::test::TempDir;
+using kbrain::test::read_text;
 using namespace kbrain;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name) {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("kbrain_test_report_" + std::to_string(getpid()) + "_" + name + "_" + std::to_string(++counter));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> lines;

@@ -1,0 +1,42 @@
+#pragma once
+// Test helpers: a fresh folder under the system temp directory (removed with its contents on destruction), and
+// whole-file reading.
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <system_error>
+
+#include <fmt/format.h>
+
+namespace kbrain::test {
+
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& tag = "tmp") {
+    std::random_device rd;
+    path = std::filesystem::temp_directory_path() / fmt::format("kbrain_test_{}_{:08x}{:08x}", tag, rd(), rd());
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::filesystem::path write(const std::string& name, const std::string& content) const {
+    const auto file = path / name;
+    std::ofstream(file, std::ios::binary) << content;
+    return file;
+  }
+};
+
+inline std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace kbrain::test
