@@ -56,6 +56,8 @@ kbrain::StimulusConfig cell_file(const fs::path& file) {
 
 }  // namespace
 
+TEST_SUITE_BEGIN("inputs");
+
 TEST_CASE("g_CaL constant") {
   kbrain::GCaLConfig cfg;  // constant 0.68
   const auto g = kbrain::make_g_cal(cfg, 7);
@@ -265,3 +267,5 @@ TEST_CASE("stimulus cell_file errors name file and line") {
   CHECK(contains(m, "gone.txt"));
   CHECK(contains(m, "cannot open"));
 }
+
+TEST_SUITE_END();

@@ -57,6 +57,8 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 }  // namespace
 
+TEST_SUITE_BEGIN("networks");
+
 TEST_CASE("mesh2d 3x4: exact incoming source lists, border cells have fewer neighbours") {
   const GapNetwork net = kbrain::make_mesh2d(3, 4, 0.04);
   CHECK(net.cells == 12);
@@ -363,3 +365,5 @@ TEST_CASE("edge list: malformed input names file and line") {
   CHECK(contains(m, "bad.edges:1:"));
   CHECK(contains(m, "expected 6 cells"));
 }
+
+TEST_SUITE_END();

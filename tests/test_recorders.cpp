@@ -60,6 +60,8 @@ std::uint64_t header_bytes(const std::vector<std::string>& vars, std::size_t nce
 
 }  // namespace
 
+TEST_SUITE_BEGIN("recorders");
+
 TEST_CASE("binary trace round trip, double and float") {
   for (bool single : {false, true}) {
     CAPTURE(single);
@@ -292,3 +294,5 @@ TEST_CASE("run manifest: atomic rewrite, JSON escaping, non-finite numbers") {
   CHECK_THROWS_AS(write_manifest(file, m), std::invalid_argument);
   CHECK(read_text(file) == second);  // the previous manifest is untouched
 }
+
+TEST_SUITE_END();

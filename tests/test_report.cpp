@@ -70,6 +70,8 @@ ComparisonReport sample_report() {
 
 }  // namespace
 
+TEST_SUITE_BEGIN("report");
+
 TEST_CASE("speedups are ns/cell-step ratios within (cells, precision)") {
   ComparisonReport r = sample_report();
   compute_speedups(r);
@@ -179,3 +181,5 @@ TEST_CASE("json: the whole report, NaN as null, strings escaped, deterministic")
   CHECK(e.find("\"hardware\": [],") != std::string::npos);
   CHECK(e.find("\"rows\": []\n}") != std::string::npos);
 }
+
+TEST_SUITE_END();
