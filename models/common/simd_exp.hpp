@@ -28,16 +28,6 @@ inline To bit_cast_copy(const From& v) {
 
 namespace kbrain {
 
-// Horner step p*r + c. With FMA hardware (e.g. -march=native) an explicit fused multiply-add: the same rounding in
-// every vectorised copy of a loop (host code is built with -ffp-contract=off, so nothing is fused implicitly).
-#if defined(__FMA__)
-#define KBRAIN_MADD(a, b, c) __builtin_fma((a), (b), (c))
-#define KBRAIN_MADDF(a, b, c) __builtin_fmaf((a), (b), (c))
-#else
-#define KBRAIN_MADD(a, b, c) ((a) * (b) + (c))
-#define KBRAIN_MADDF(a, b, c) ((a) * (b) + (c))
-#endif
-
 inline double simd_exp(double x) {
   x = x < -708.0 ? -708.0 : x;
   x = x > 709.0 ? 709.0 : x;
@@ -47,19 +37,19 @@ inline double simd_exp(double x) {
   double r = x - n * 0x1.62e42fee00000p-1;  // ln2 high part: n * hi is exact
   r = r - n * 0x1.a39ef35793c76p-33;        // ln2 low part
   double p = 1.0 / 6227020800.0;            // 1/13!
-  p = KBRAIN_MADD(p, r, 1.0 / 479001600.0);
-  p = KBRAIN_MADD(p, r, 1.0 / 39916800.0);
-  p = KBRAIN_MADD(p, r, 1.0 / 3628800.0);
-  p = KBRAIN_MADD(p, r, 1.0 / 362880.0);
-  p = KBRAIN_MADD(p, r, 1.0 / 40320.0);
-  p = KBRAIN_MADD(p, r, 1.0 / 5040.0);
-  p = KBRAIN_MADD(p, r, 1.0 / 720.0);
-  p = KBRAIN_MADD(p, r, 1.0 / 120.0);
-  p = KBRAIN_MADD(p, r, 1.0 / 24.0);
-  p = KBRAIN_MADD(p, r, 1.0 / 6.0);
-  p = KBRAIN_MADD(p, r, 0.5);
-  p = KBRAIN_MADD(p, r, 1.0);
-  p = KBRAIN_MADD(p, r, 1.0);
+  p = p * r + 1.0 / 479001600.0;
+  p = p * r + 1.0 / 39916800.0;
+  p = p * r + 1.0 / 3628800.0;
+  p = p * r + 1.0 / 362880.0;
+  p = p * r + 1.0 / 40320.0;
+  p = p * r + 1.0 / 5040.0;
+  p = p * r + 1.0 / 720.0;
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
+  p = p * r + 1.0 / 6.0;
+  p = p * r + 0.5;
+  p = p * r + 1.0;
+  p = p * r + 1.0;
   std::int64_t bits;
   bits = KBRAIN_BIT_CAST(std::int64_t, t);
   bits = (bits + 1023) << 52;  // low bits of t = n (+ offset that shifts out): 2^n
@@ -77,13 +67,13 @@ inline float simd_exp(float x) {
   float r = x - n * 0x1.62e400p-1f;  // ln2 high part (exact products)
   r = r - n * 0x1.7f7d1cp-20f;       // ln2 low part
   float p = 1.0f / 5040.0f;          // 1/7!
-  p = KBRAIN_MADDF(p, r, 1.0f / 720.0f);
-  p = KBRAIN_MADDF(p, r, 1.0f / 120.0f);
-  p = KBRAIN_MADDF(p, r, 1.0f / 24.0f);
-  p = KBRAIN_MADDF(p, r, 1.0f / 6.0f);
-  p = KBRAIN_MADDF(p, r, 0.5f);
-  p = KBRAIN_MADDF(p, r, 1.0f);
-  p = KBRAIN_MADDF(p, r, 1.0f);
+  p = p * r + 1.0f / 720.0f;
+  p = p * r + 1.0f / 120.0f;
+  p = p * r + 1.0f / 24.0f;
+  p = p * r + 1.0f / 6.0f;
+  p = p * r + 0.5f;
+  p = p * r + 1.0f;
+  p = p * r + 1.0f;
   std::int32_t bits;
   bits = KBRAIN_BIT_CAST(std::int32_t, t);
   bits = (bits + 127) << 23;
