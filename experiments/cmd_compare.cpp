@@ -8,6 +8,7 @@
 
 #include "backends/registry.hpp"
 #include "core/report/comparison_report.hpp"
+#include "experiments/backend_facts.hpp"
 #include "experiments/build_info.hpp"
 #include "experiments/commands.hpp"
 #include "experiments/io_dispatch.hpp"
@@ -22,25 +23,6 @@ namespace {
 // V_axon probes are sampled every kProbeEvery steps: one small gather kernel per sample, so the timed loop stays
 // within a few per cent of an unobserved run even at small sizes on a GPU. Spikes are detected at every step.
 constexpr std::int64_t kProbeEvery = 10;
-
-struct BackendFacts {
-  bool gpu = false;
-  int units = 1;
-  std::string description;
-};
-
-BackendFacts facts(const std::string& name) {
-  BackendFacts f;
-  with_backend(name, [&](auto tag) {
-    using B = typename decltype(tag)::type;
-    const auto h = B::describe();
-    f.gpu = B::is_gpu;
-    f.units = h.parallel_units;
-    f.description = fmt::format("{} ({} {}{})", h.device, h.parallel_units, h.unit_name,
-                                h.extra.empty() ? "" : ", " + h.extra);
-  });
-  return f;
-}
 
 std::vector<std::string> choose_backends(const CompareOptions& o, const ExperimentConfig& cfg) {
   std::vector<std::string> out;
@@ -60,13 +42,6 @@ std::vector<std::string> choose_backends(const CompareOptions& o, const Experime
   }
   if (out.empty()) throw ConfigError(cfg.source.string() + ": none of compare.backends is compiled in");
   return out;
-}
-
-// Steps a backend runs within the slow-backend budget (GPU backends always run everything).
-std::int64_t budget_steps(const BackendFacts& f, std::int64_t cells, std::int64_t steps, std::int64_t budget) {
-  if (f.gpu) return steps;
-  const double allowed = double(budget) * std::max(1, f.units) / double(cells);
-  return std::clamp<std::int64_t>(static_cast<std::int64_t>(allowed), 1, steps);
 }
 
 void fill_agreement(ComparisonRow& row, const IoRunResult& r, const IoRunResult& ref, std::size_t probes,
@@ -100,14 +75,11 @@ int cmd_compare(const CompareOptions& o) {
     return cmd_compare_spiking(cfg, backends, precisions, sizes, o.steps, budget,
                                o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare"
                                                  : std::filesystem::path(o.out_dir));
-  // Reference: serial double when serial is among the compared backends; otherwise the first compared backend in
-  // double (e.g. `--backends cuda` at published scale, where a serial run would take hours). The table notes it.
-  const std::string ref_backend =
-      std::find(backends.begin(), backends.end(), "serial") != backends.end() ? "serial" : backends.front();
+  const std::string ref_backend = reference_backend(backends);
 
   std::map<std::string, BackendFacts> fact;
-  for (auto& b : backends) fact[b] = facts(b);
-  if (!fact.count(ref_backend)) fact[ref_backend] = facts(ref_backend);
+  for (auto& b : backends) fact[b] = backend_facts(b);
+  if (!fact.count(ref_backend)) fact[ref_backend] = backend_facts(ref_backend);
 
   ComparisonReport report;
   report.experiment = cfg.name;

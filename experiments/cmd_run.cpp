@@ -4,6 +4,7 @@
 
 #include "backends/registry.hpp"
 #include "core/recorders/run_manifest.hpp"
+#include "experiments/backend_facts.hpp"
 #include "experiments/build_info.hpp"
 #include "experiments/commands.hpp"
 #include "experiments/io_dispatch.hpp"
@@ -12,18 +13,6 @@
 
 namespace kbrain {
 
-namespace {
-
-std::string describe_backend(const std::string& name) {
-  std::string d;
-  with_backend(name, [&](auto tag) {
-    const auto h = decltype(tag)::type::describe();
-    d = fmt::format("{} ({} {})", h.device, h.parallel_units, h.unit_name);
-  });
-  return d;
-}
-
-}  // namespace
 
 int cmd_run(const RunOptions& o) {
   const ExperimentConfig cfg = load_experiment(o.experiment);
@@ -49,7 +38,7 @@ int cmd_run(const RunOptions& o) {
   RunManifest m;
   m.fields = {{"experiment", cfg.name},         {"source", cfg.source.string()},
               {"backend", backend},             {"precision", to_string(precision)},
-              {"hardware", describe_backend(backend)}, {"commit", git_commit()},
+              {"hardware", backend_facts(backend).description}, {"commit", git_commit()},
               {"date", today_iso()},            {"command", command_line()},
               {"kokkos", kokkos_description()}};
   m.numbers = {{"cells", double(plan.network->cells)},
@@ -73,7 +62,7 @@ int cmd_run(const RunOptions& o) {
   write_manifest(plan.out_dir / "run.json", m);
 
   fmt::print("{}: {} cells, {} junctions, {} steps on {} ({}), {}\n", cfg.name, plan.network->cells,
-             r.junctions, r.steps, backend, to_string(precision), describe_backend(backend));
+             r.junctions, r.steps, backend, to_string(precision), backend_facts(backend).description);
   if (plan.generator) fmt::print("  generate {:.3f} s ({} on {})\n", r.generate_s, cfg.network.type, backend);
   fmt::print("  network {:.3f} s, setup {:.3f} s, simulate {:.3f} s ({:.3f} ns/cell-step, {:.3f} s per bio s), "
              "output {:.3f} s\n",

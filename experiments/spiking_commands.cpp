@@ -10,6 +10,7 @@
 #include "backends/registry.hpp"
 #include "core/recorders/run_manifest.hpp"
 #include "core/report/spiking_report.hpp"
+#include "experiments/backend_facts.hpp"
 #include "experiments/build_info.hpp"
 #include "experiments/spiking_commands.hpp"
 #include "experiments/spiking_run_plan.hpp"
@@ -18,15 +19,6 @@
 namespace kbrain {
 
 namespace {
-
-std::string describe(const std::string& backend) {
-  std::string d;
-  with_backend(backend, [&](auto tag) {
-    const auto h = decltype(tag)::type::describe();
-    d = fmt::format("{} ({} {}{})", h.device, h.parallel_units, h.unit_name, h.extra.empty() ? "" : ", " + h.extra);
-  });
-  return d;
-}
 
 void print_populations(const SpikingRunResult& r) {
   for (const auto& p : r.populations)
@@ -51,7 +43,7 @@ int cmd_run_spiking(const ExperimentConfig& cfg, const std::string& backend, Pre
   m.fields = {{"experiment", cfg.name}, {"source", cfg.source.string()}, {"model", cfg.model},
               {"parameter_set", cfg.spiking.parameter_set},
               {"integrator", point::to_string(plan.setup->params.integrator)}, {"backend", backend},
-              {"precision", to_string(precision)}, {"hardware", describe(backend)}, {"commit", git_commit()},
+              {"precision", to_string(precision)}, {"hardware", backend_facts(backend).description}, {"commit", git_commit()},
               {"date", today_iso()}, {"command", command_line()}, {"kokkos", kokkos_description()}};
   m.numbers = {{"neurons", double(net.neurons)}, {"synapses", double(net.synapses())},
                {"steps", double(plan.steps)}, {"dt_ms", dt}, {"seed", double(plan.setup->seed)}};
@@ -75,7 +67,7 @@ int cmd_run_spiking(const ExperimentConfig& cfg, const std::string& backend, Pre
 
   fmt::print("{}: {} ({}), {} neurons, {} synapses, {} steps of {} ms on {} ({}), {}\n", cfg.name, cfg.model,
              cfg.spiking.parameter_set, net.neurons, net.synapses(), r.steps, dt, backend, to_string(precision),
-             describe(backend));
+             backend_facts(backend).description);
   fmt::print("  network {:.3f} s, setup {:.3f} s, simulate {:.3f} s ({:.3f} s per bio s, {:.3e} synaptic events/s), "
              "output {:.3f} s\n",
              plan.network_build_s, r.setup_s, r.simulate_s, r.simulate_s / bio_s, r.synaptic_events / r.simulate_s,
@@ -89,10 +81,7 @@ int cmd_compare_spiking(const ExperimentConfig& cfg, const std::vector<std::stri
                         const std::vector<Precision>& precisions, std::vector<std::int64_t> sizes,
                         std::int64_t steps_override, std::int64_t budget, const std::filesystem::path& out_dir) {
   if (sizes.empty()) sizes.push_back(0);
-  // Reference: serial double when serial is among the compared backends; otherwise the first compared backend in
-  // double (e.g. `--backends cuda` at published scale, where a serial run would take hours). The table notes it.
-  const std::string ref_backend =
-      std::find(backends.begin(), backends.end(), "serial") != backends.end() ? "serial" : backends.front();
+  const std::string ref_backend = reference_backend(backends);
   SpikingComparisonReport report;
   report.experiment = cfg.name;
   report.model = cfg.model + "/" + cfg.spiking.parameter_set;
@@ -100,7 +89,7 @@ int cmd_compare_spiking(const ExperimentConfig& cfg, const std::vector<std::stri
   report.commit = git_commit();
   report.command = command_line();
   report.kokkos = kokkos_description();
-  for (const auto& b : backends) report.hardware.emplace_back(b, describe(b));
+  for (const auto& b : backends) report.hardware.emplace_back(b, backend_facts(b).description);
 
   for (auto size : sizes) {
     SpikingRunPlan plan = make_spiking_plan(cfg, size, steps_override);
@@ -109,16 +98,7 @@ int cmd_compare_spiking(const ExperimentConfig& cfg, const std::vector<std::stri
     const double dt = plan.setup->params.dt;
     report.dt_ms = dt;
     auto steps_for = [&](const std::string& b) {
-      bool gpu = false;
-      int units = 1;
-      with_backend(b, [&](auto tag) {
-        using B = typename decltype(tag)::type;
-        gpu = B::is_gpu;
-        units = B::describe().parallel_units;
-      });
-      if (gpu) return plan.steps;
-      const double allowed = double(budget) * std::max(1, units) / double(net.neurons);
-      return std::clamp<std::int64_t>(static_cast<std::int64_t>(allowed), 1, plan.steps);
+      return budget_steps(backend_facts(b), net.neurons, plan.steps, budget);
     };
     fmt::print(stderr, "[compare] {} neurons, {} synapses\n", net.neurons, net.synapses());
     SpikingRunPlan ref_plan = plan;

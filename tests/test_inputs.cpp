@@ -16,7 +16,7 @@
 #include "core/inputs/g_cal.hpp"
 #include "core/inputs/stimulus.hpp"
 #include "core/rng/counter_rng.hpp"
-#include "tests/temp_dir.hpp"
+#include "tests/test_helpers.hpp"
 
 #ifndef KBRAIN_SHARED_DIR
 #define KBRAIN_SHARED_DIR "../shared"
@@ -26,19 +26,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using kbrain::test::TempDir;
+using kbrain::test::contains;
+using kbrain::test::runtime_error_of;
 
 
-template <class F>
-std::string runtime_error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 kbrain::GCaLConfig g_cal_file(const fs::path& file) {
   kbrain::GCaLConfig cfg;

@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/network/gap_network.hpp"
-#include "tests/temp_dir.hpp"
+#include "tests/test_helpers.hpp"
 
 #ifndef KBRAIN_SHARED_DIR
 #define KBRAIN_SHARED_DIR "../shared"
@@ -25,6 +25,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using kbrain::test::TempDir;
+using kbrain::test::contains;
+using kbrain::test::runtime_error_of;
 using kbrain::GapNetwork;
 
 
@@ -42,18 +44,6 @@ std::vector<double> conductances_of(const GapNetwork& net, std::int64_t cell) {
   return g;
 }
 
-// The message of the std::runtime_error `f` throws ("" if it throws none; other exception types propagate).
-template <class F>
-std::string runtime_error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 

@@ -14,7 +14,7 @@
 
 #include "core/recorders/run_manifest.hpp"
 #include "core/recorders/trace_recorder.hpp"
-#include "tests/temp_dir.hpp"
+#include "tests/test_helpers.hpp"
 
 namespace fs = std::filesystem;
 using kbrain::test::TempDir;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/report/comparison_report.hpp"
-#include "tests/temp_dir.hpp"
+#include "tests/test_helpers.hpp"
 
 namespace fs = std::filesystem;
 using kbrain::test::TempDir;

@@ -1,10 +1,11 @@
 #pragma once
-// Test helpers: a fresh folder under the system temp directory (removed with its contents on destruction), and
-// whole-file reading.
+// Test helpers: a fresh folder under the system temp directory (removed with its contents on destruction),
+// whole-file reading, and checks on error messages.
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -38,5 +39,18 @@ inline std::string read_text(const std::filesystem::path& file) {
   ss << in.rdbuf();
   return ss.str();
 }
+
+// The message of the std::runtime_error `f` throws ("" if it throws none; other exception types propagate).
+template <class F>
+std::string runtime_error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace kbrain::test
