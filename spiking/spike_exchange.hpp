@@ -1,8 +1,12 @@
 #pragma once
 // Per-step spike handling on a backend, without a host synchronisation per step:
-//  - SpikeCompactFunctor: parallel_scan over the spike flags -> the step's spike list, in ascending index order
-//    (deterministic; no atomics). Its final pass also stores the step's spike counts in the device counters and
-//    appends the neuron spikes to the device spike log;
+//  - SpikeCompactFunctor (CPU backends): parallel_scan over the spike flags -> the step's spike list, in ascending
+//    index order (deterministic; no atomics). Its final pass also stores the step's spike counts in the device
+//    counters and appends the neuron spikes to the device spike log;
+//  - TeamAppendCompactFunctor (GPUs): one team per block of flags scans its block and reserves room in the list with
+//    one atomic per team: a single kernel instead of a multi-pass device scan. The list (and the log) are then in
+//    index order within a block only: delivery sums integers, so the order does not matter, and the host sorts the
+//    logged events;
 //  - StepAdvanceFunctor: one thread that moves the log and total counters on;
 //  - SpikeDeliverFunctor: a fixed league of teams loops over the step's spikes (the count is read on the device),
 //    the team's threads over the outgoing synapses, each adding its fixed-point weight into the target's ring slot
@@ -19,9 +23,12 @@
 
 namespace kbrain::spiking {
 
-// Slots of the device counter array of a network simulation.
-enum SpikeCounter : int { StepSpikes = 0, StepNeuronSpikes = 1, LogUsed = 2, TotalSpikes = 3, LogOverflow = 4,
-                          kSpikeCounters = 5 };
+// Slots of the device counter array of a network simulation. The step's counts alternate between two pairs by
+// step parity (StepSpikes + 2 * (step & 1), +1 for the neuron spikes): the advance kernel zeroes the next step's
+// pair, so the atomic compaction needs no extra launch.
+enum SpikeCounter : int { LogUsed = 0, TotalSpikes = 1, LogOverflow = 2, StepSpikes = 3, StepNeuronSpikes = 4,
+                          kSpikeCounters = 7 };
+KOKKOS_INLINE_FUNCTION int step_counter(int step) { return StepSpikes + 2 * (step & 1); }
 
 template <class Mem>
 struct SpikeCompactFunctor {
@@ -33,6 +40,7 @@ struct SpikeCompactFunctor {
   int size = 0;                 // flags to scan (neurons + sources)
   int neurons = 0;
   int step = 0;                 // logged with each spike (the network logs updates done)
+  int slot = StepSpikes;        // step_counter(step)
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i, int& offset, const bool final) const {
     const int f = flags(i);
@@ -47,10 +55,59 @@ struct SpikeCompactFunctor {
           }
         }
       }
-      if (i == neurons - 1) counters(StepNeuronSpikes) = offset + f;
-      if (i == size - 1) counters(StepSpikes) = offset + f;
+      if (i == neurons - 1) counters(slot + 1) = offset + f;
+      if (i == size - 1) counters(slot) = offset + f;
     }
     offset += f;
+  }
+};
+
+template <class Exec>
+struct TeamAppendCompactFunctor {
+  using Mem = typename Exec::memory_space;
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  Kokkos::View<const int*, Mem> flags;
+  Kokkos::View<int*, Mem> list;
+  Kokkos::View<long long*, Mem> counters;  // the step's pair starts at 0 (zeroed by the previous advance)
+  Kokkos::View<int*, Mem> log;
+  long long log_capacity = 0;
+  int size = 0, neurons = 0, step = 0, slot = StepSpikes;
+  int per_team = 1024;                     // flags per team
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int begin = team.league_rank() * per_team;
+    const int end = size - begin < per_team ? size : begin + per_team;
+    int total = 0, neuron_total = 0;
+    Kokkos::parallel_reduce(Kokkos::TeamThreadRange(team, begin, end), [&](const int i, int& c) { c += flags(i); },
+                            total);
+    if (total == 0) return;  // the reduction result is the same on every thread of the team
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, begin, end), [&](const int i, int& c) { c += i < neurons ? flags(i) : 0; },
+        neuron_total);
+    long long bases = 0;  // list base << 32 | neuron base
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](long long& b) {
+          const long long lb = Kokkos::atomic_fetch_add(&counters(slot), static_cast<long long>(total));
+          const long long nb =
+              neuron_total > 0 ? Kokkos::atomic_fetch_add(&counters(slot + 1), static_cast<long long>(neuron_total)) : 0;
+          b = (lb << 32) | nb;
+        },
+        bases);
+    const long long list_base = bases >> 32, neuron_base = bases & 0xffffffffLL;
+    const long long log_base = log_capacity > 0 ? counters(LogUsed) + neuron_base : 0;
+    Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, begin, end), [&](const int i, int& part, const bool final) {
+      const int f = flags(i);
+      if (final && f) {
+        list(list_base + part) = i;
+        // neurons precede sources in index order, so within the block a neuron's rank among neurons is `part`
+        if (i < neurons && log_capacity > 0 && log_base + part < log_capacity) {
+          log(2 * (log_base + part)) = step;
+          log(2 * (log_base + part) + 1) = i;
+        }
+      }
+      part += f;
+    });
   }
 };
 
@@ -58,10 +115,14 @@ template <class Mem>
 struct StepAdvanceFunctor {
   Kokkos::View<long long*, Mem> counters;
   long long log_capacity = 0;
+  int slot = StepSpikes;  // this step's pair; the other pair (the next step's) is zeroed
   KOKKOS_INLINE_FUNCTION void operator()(const int) const {
-    counters(TotalSpikes) += counters(StepSpikes);
+    const int next = slot == StepSpikes ? StepSpikes + 2 : StepSpikes;
+    counters(next) = 0;
+    counters(next + 1) = 0;
+    counters(TotalSpikes) += counters(slot);
     if (log_capacity > 0) {
-      const long long used = counters(LogUsed) + counters(StepNeuronSpikes);
+      const long long used = counters(LogUsed) + counters(slot + 1);
       if (used > log_capacity) counters(LogOverflow) = 1;
       counters(LogUsed) = used > log_capacity ? log_capacity : used;
     }
@@ -74,12 +135,12 @@ struct SpikeDeliverFunctor {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   DeviceSynapses<Mem> syn;
   Kokkos::View<const int*, Mem> list;
-  Kokkos::View<const long long*, Mem> counters;  // StepSpikes: entries of list
+  Kokkos::View<const long long*, Mem> counters;  // counters(counter): entries of list
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * receptors + receptor, neuron)
-  int step = 0, slots = 1, receptors = 2;
+  int step = 0, slots = 1, receptors = 2, counter = StepSpikes;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const long long count = counters(StepSpikes);
+    const long long count = counters(counter);
     for (long long s = team.league_rank(); s < count; s += team.league_size()) {
       const int pre = list(s);
       const std::int64_t begin = syn.offsets(pre), end = syn.offsets(pre + 1);
@@ -96,17 +157,17 @@ template <class Mem>
 struct DenseDeliverFunctor {
   DenseSynapses<Mem> dense;
   Kokkos::View<const int*, Mem> list;
-  Kokkos::View<const long long*, Mem> counters;  // StepNeuronSpikes: the neuron entries at the head of list
+  Kokkos::View<const long long*, Mem> counters;  // counters(counter): entries of list; +1: how many are neurons
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;
-  int step = 0, slots = 1, receptors = 2;
+  int step = 0, slots = 1, receptors = 2, counter = StepSpikes;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int post) const {
-    const long long count = counters(StepNeuronSpikes);
-    if (count == 0) return;
+    if (counters(counter + 1) == 0) return;
+    const long long count = counters(counter);
     long long sum[kMaxReceptors] = {0, 0};
     for (long long s = 0; s < count; ++s) {
       const int pre = list(s);
-      sum[dense.receptor(pre)] += dense.weight(pre, post);
+      if (pre < dense.neurons) sum[dense.receptor(pre)] += dense.weight(pre, post);
     }
     const int slot = (step + 1 + dense.delay) % slots;
     for (int r = 0; r < receptors; ++r)

@@ -156,15 +156,18 @@ class IoSimulation {
   }
   void fence() const { Exec().fence(); }
 
-  // Gap currents of CSR networks in their own warp-per-cell kernel (io_gap_split.hpp): -1 = on GPU backends when
-  // the mean number of junctions per cell is at least kSplitMinDegree (default), 0 = never, 1 = always (any
-  // backend; on the host it runs one cell per team, for tests).
-  static constexpr double kSplitMinDegree = 16;
+  // Gap currents of CSR networks in their own warp-per-cell kernel (io_gap_split.hpp): -1 = on GPU backends, in
+  // float, when the mean number of junctions per cell is at least kSplitMinDegree (default), 0 = never, 1 = always
+  // (any backend; on the host it runs one cell per team, for tests). The default follows the H200 measurements in
+  // docs/performance.md: split is 1.3-1.45x faster in float at 1000 junctions per cell, slower at 10 and 100, and
+  // no faster in double.
+  static constexpr double kSplitMinDegree = 500;
   void set_gap_split(int mode) { gap_split_mode_ = mode; }
   bool split_gap() const {
     if (network_.mesh || cells_ == 0) return false;
     if (gap_split_mode_ >= 0) return gap_split_mode_ == 1;
-    return Backend::is_gpu && double(network_.csr.sources.extent(0)) >= kSplitMinDegree * double(cells_);
+    return Backend::is_gpu && sizeof(Real) == 4 &&
+           double(network_.csr.sources.extent(0)) >= kSplitMinDegree * double(cells_);
   }
 
   // Host backends: SIMD chunked kernel (default) or the plain one-cell-per-index kernel with libm exp (the

@@ -2,8 +2,9 @@
 // Drives a network of point neurons on one backend. One step, all launched without waiting for the device:
 //   1. neuron kernel: take this step's arrivals from the ring, integrate, threshold, reset, write spike flags;
 //   2. Poisson sources write their flags (after the neurons);
-//   3. parallel_scan compacts the flags into the step's spike list (ascending index); its final pass stores the
-//      step's counts in device counters and appends the neuron spikes to the device spike log;
+//   3. the flags are compacted into the step's spike list (CPU: a parallel_scan, ascending index; GPU: one team per
+//      block of 1024 flags, one atomic per team), which also stores the step's counts in device counters and
+//      appends the neuron spikes to the device spike log (the host sorts what it drains);
 //   4. a one-thread kernel moves the log and total counters on;
 //   5. a fixed league of teams (the count is read on the device) adds each spike's CSR synapses' fixed-point
 //      weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the weight
@@ -20,6 +21,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
+#include "core/timing/stopwatch.hpp"
 #include "models/point/hh_step.hpp"
 #include "models/point/izhikevich_step.hpp"
 #include "models/point/lif_step.hpp"
@@ -78,7 +80,27 @@ class PointNetworkSimulation {
   }
 
   // Advances one step (asynchronously on a GPU).
-  void step() {
+  void step() { run_step(nullptr); }
+
+  // Wall seconds of the phases of one step, each waited for (diagnostics and benchmarks; slower than step()).
+  struct PhaseSeconds {
+    double neurons = 0, compact = 0, deliver = 0;
+  };
+  void step_profiled(PhaseSeconds& t) { run_step(&t); }
+
+ private:
+  void run_step(PhaseSeconds* t) {
+    Stopwatch clock;
+    const auto lap = [&](double* into) {
+      if (!t) return;
+      Exec().fence();
+      *into += clock.seconds();
+      clock.restart();
+    };
+    if (t) {
+      Exec().fence();
+      clock.restart();
+    }
     if (steps_done_ >= INT32_MAX - 1) throw std::runtime_error("more than 2^31-2 steps in one run");
     const int n = static_cast<int>(steps_done_);
     StepInputs<Real, Mem> in;
@@ -95,24 +117,37 @@ class PointNetworkSimulation {
       spiking::PoissonFlagFunctor<Mem> pf{flags_, static_cast<int>(neurons_), poisson_probability_, seed_, n};
       Kokkos::parallel_for("kbrain::spiking::poisson", Kokkos::RangePolicy<Exec>(0, sources_), pf);
     }
+    lap(t ? &t->neurons : nullptr);
     const int size = static_cast<int>(neurons_ + sources_);
-    spiking::SpikeCompactFunctor<Mem> compact{flags_, list_, counters_, log_, log_capacity_, size,
-                                              static_cast<int>(neurons_), n + 1};  // logged as updates done
-    Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(0, size), compact);
+    const int slot = spiking::step_counter(n);
+    if constexpr (Backend::is_gpu) {
+      spiking::TeamAppendCompactFunctor<Exec> compact{flags_, list_, counters_, log_, log_capacity_, size,
+                                                      static_cast<int>(neurons_), n + 1, slot, kFlagsPerTeam};
+      Kokkos::parallel_for("kbrain::spiking::compact",
+                           Kokkos::TeamPolicy<Exec>((size + kFlagsPerTeam - 1) / kFlagsPerTeam, Kokkos::AUTO), compact);
+    } else {
+      spiking::SpikeCompactFunctor<Mem> compact{flags_, list_, counters_, log_, log_capacity_, size,
+                                                static_cast<int>(neurons_), n + 1, slot};  // logged as updates done
+      Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(0, size), compact);
+    }
     Kokkos::parallel_for("kbrain::spiking::advance", Kokkos::RangePolicy<Exec>(0, 1),
-                         spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_});
+                         spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_, slot});
+    lap(t ? &t->compact : nullptr);
     if (synapses_.count > 0) {
-      spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters_, ring_, n, slots_, receptors_};
+      spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters_, ring_, n, slots_, receptors_, slot};
       Kokkos::parallel_for("kbrain::spiking::deliver", Kokkos::TeamPolicy<Exec>(deliver_league_, Kokkos::AUTO),
                            deliver);
     }
     if (!dense_.empty()) {
-      spiking::DenseDeliverFunctor<Mem> deliver{dense_, list_, counters_, ring_, n, slots_, receptors_};
+      spiking::DenseDeliverFunctor<Mem> deliver{dense_, list_, counters_, ring_, n, slots_, receptors_, slot};
       Kokkos::parallel_for("kbrain::spiking::deliver_dense", Kokkos::RangePolicy<Exec>(0, neurons_), deliver);
     }
+    lap(t ? &t->deliver : nullptr);
     ++steps_done_;
     if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
   }
+
+ public:
 
   // Spikes of neurons and Poisson sources so far (waits for the device).
   std::int64_t total_spikes() {
@@ -183,7 +218,10 @@ class PointNetworkSimulation {
     auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * used));
     auto h = Kokkos::create_mirror_view(sub);
     Kokkos::deep_copy(h, sub);
+    const std::size_t first = host_events_.size();
     for (std::int64_t k = 0; k < used; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
+    if (Backend::is_gpu)  // the team compaction logs each step's spikes in block order
+      std::sort(host_events_.begin() + static_cast<std::ptrdiff_t>(first), host_events_.end());
     counters_host_(spiking::LogUsed) = 0;
     Kokkos::deep_copy(Kokkos::subview(counters_, int(spiking::LogUsed)), 0LL);
     log_safe_steps_ = log_capacity_ / neurons_;
@@ -195,6 +233,7 @@ class PointNetworkSimulation {
   PointState<Real, Mem> state_;
   spiking::DeviceSynapses<Mem> synapses_;
   spiking::DenseSynapses<Mem> dense_;
+  static constexpr int kFlagsPerTeam = 1024;
   int receptors_ = 2, slots_ = 1, deliver_league_ = 1;
   Kokkos::View<long long*, Mem> counters_;
   typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
