@@ -1,12 +1,8 @@
 #pragma once
 // Per-step spike handling on a backend, without a host synchronisation per step:
-//  - SpikeCompactFunctor (CPU backends): parallel_scan over the spike flags -> the step's spike list, in ascending
-//    index order (deterministic; no atomics). Its final pass also stores the step's spike counts in the device
-//    counters and appends the neuron spikes to the device spike log;
-//  - TeamAppendCompactFunctor (GPUs): one team per block of flags scans its block and reserves room in the list with
-//    one atomic per team: a single kernel instead of a multi-pass device scan. The list (and the log) are then in
-//    index order within a block only: delivery sums integers, so the order does not matter, and the host sorts the
-//    logged events;
+//  - SpikeCompactFunctor: parallel_scan over the spike flags -> the step's spike list, in ascending index order
+//    (deterministic; no atomics). Its final pass also stores the step's spike counts in the device counters and
+//    appends the neuron spikes to the device spike log;
 //  - StepAdvanceFunctor: one thread that moves the log and total counters on;
 //  - SpikeDeliverFunctor: a fixed league of teams loops over the step's spikes (the count is read on the device),
 //    the team's threads over the outgoing synapses, each adding its fixed-point weight into the target's ring slot
@@ -24,8 +20,8 @@
 namespace kbrain::spiking {
 
 // Slots of the device counter array of a network simulation. The step's counts alternate between two pairs by
-// step parity (StepSpikes + 2 * (step & 1), +1 for the neuron spikes): the advance kernel zeroes the next step's
-// pair, so the atomic compaction needs no extra launch.
+// step parity (StepSpikes + 2 * (step & 1), +1 for the neuron spikes); the advance kernel zeroes the next step's
+// pair, so a compaction that accumulates (rather than stores) its counts needs no extra launch.
 enum SpikeCounter : int { LogUsed = 0, TotalSpikes = 1, LogOverflow = 2, StepSpikes = 3, StepNeuronSpikes = 4,
                           kSpikeCounters = 7 };
 KOKKOS_INLINE_FUNCTION int step_counter(int step) { return StepSpikes + 2 * (step & 1); }
@@ -59,55 +55,6 @@ struct SpikeCompactFunctor {
       if (i == size - 1) counters(slot) = offset + f;
     }
     offset += f;
-  }
-};
-
-template <class Exec>
-struct TeamAppendCompactFunctor {
-  using Mem = typename Exec::memory_space;
-  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
-  Kokkos::View<const int*, Mem> flags;
-  Kokkos::View<int*, Mem> list;
-  Kokkos::View<long long*, Mem> counters;  // the step's pair starts at 0 (zeroed by the previous advance)
-  Kokkos::View<int*, Mem> log;
-  long long log_capacity = 0;
-  int size = 0, neurons = 0, step = 0, slot = StepSpikes;
-  int per_team = 1024;                     // flags per team
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const int begin = team.league_rank() * per_team;
-    const int end = size - begin < per_team ? size : begin + per_team;
-    int total = 0, neuron_total = 0;
-    Kokkos::parallel_reduce(Kokkos::TeamThreadRange(team, begin, end), [&](const int i, int& c) { c += flags(i); },
-                            total);
-    if (total == 0) return;  // the reduction result is the same on every thread of the team
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, begin, end), [&](const int i, int& c) { c += i < neurons ? flags(i) : 0; },
-        neuron_total);
-    long long bases = 0;  // list base << 32 | neuron base
-    Kokkos::single(
-        Kokkos::PerTeam(team),
-        [&](long long& b) {
-          const long long lb = Kokkos::atomic_fetch_add(&counters(slot), static_cast<long long>(total));
-          const long long nb =
-              neuron_total > 0 ? Kokkos::atomic_fetch_add(&counters(slot + 1), static_cast<long long>(neuron_total)) : 0;
-          b = (lb << 32) | nb;
-        },
-        bases);
-    const long long list_base = bases >> 32, neuron_base = bases & 0xffffffffLL;
-    const long long log_base = log_capacity > 0 ? counters(LogUsed) + neuron_base : 0;
-    Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, begin, end), [&](const int i, int& part, const bool final) {
-      const int f = flags(i);
-      if (final && f) {
-        list(list_base + part) = i;
-        // neurons precede sources in index order, so within the block a neuron's rank among neurons is `part`
-        if (i < neurons && log_capacity > 0 && log_base + part < log_capacity) {
-          log(2 * (log_base + part)) = step;
-          log(2 * (log_base + part) + 1) = i;
-        }
-      }
-      part += f;
-    });
   }
 };
 

@@ -142,48 +142,6 @@ TEST_SUITE("spiking_core") {
   }
   TEST_CASE_TEMPLATE_APPLY(delivery_matches_host, KBRAIN_TEST_BACKENDS);
 
-  TEST_CASE_TEMPLATE_DEFINE("team compaction (the GPU path) lists every flagged index once and logs the neurons",
-                            Backend, team_compaction) {
-    using Exec = typename Backend::execution_space;
-    using Mem = typename Backend::memory_space;
-    const int neurons = 5000, size = 5300, per_team = 256;  // blocks straddle the neuron/source boundary
-    Kokkos::View<int*, Mem> flags("flags", size), list("list", size), log("log", 2 * 4000);
-    auto fh = Kokkos::create_mirror_view(flags);
-    std::vector<int> expect, expect_neurons;
-    for (int i = 0; i < size; ++i) {
-      fh(i) = (i % 7 == 3 || i % 11 == 0 || (i > 4990 && i < 5010)) ? 1 : 0;
-      if (fh(i)) expect.push_back(i);
-      if (fh(i) && i < neurons) expect_neurons.push_back(i);
-    }
-    Kokkos::deep_copy(flags, fh);
-    Kokkos::View<long long*, Mem> counters("counters", kSpikeCounters);
-    auto ch = Kokkos::create_mirror_view(counters);
-    Kokkos::deep_copy(ch, 0LL);
-    ch(LogUsed) = 17;  // earlier steps' events stay where they are
-    Kokkos::deep_copy(counters, ch);
-    TeamAppendCompactFunctor<Exec> f{flags, list, counters, log, 4000, size, neurons, 42, StepSpikes, per_team};
-    Kokkos::parallel_for(Kokkos::TeamPolicy<Exec>((size + per_team - 1) / per_team, Kokkos::AUTO), f);
-    Kokkos::deep_copy(ch, counters);
-    REQUIRE(ch(StepSpikes) == static_cast<long long>(expect.size()));
-    CHECK(ch(StepNeuronSpikes) == static_cast<long long>(expect_neurons.size()));
-    auto lh = Kokkos::create_mirror_view(list);
-    auto gh = Kokkos::create_mirror_view(log);
-    Kokkos::deep_copy(lh, list);
-    Kokkos::deep_copy(gh, log);
-    std::vector<int> got(lh.data(), lh.data() + expect.size()), logged;
-    std::sort(got.begin(), got.end());
-    CHECK(got == expect);
-    bool steps_ok = true;
-    for (std::size_t k = 0; k < expect_neurons.size(); ++k) {
-      steps_ok = steps_ok && gh(2 * (17 + k)) == 42;
-      logged.push_back(gh(2 * (17 + k) + 1));
-    }
-    std::sort(logged.begin(), logged.end());
-    CHECK(steps_ok);
-    CHECK(logged == expect_neurons);
-  }
-  TEST_CASE_TEMPLATE_APPLY(team_compaction, KBRAIN_TEST_BACKENDS);
-
   TEST_CASE_TEMPLATE_DEFINE("dense storage delivers exactly what the CSR delivers, sources staying in CSR", Backend,
                             dense_matches_csr) {
     using Exec = typename Backend::execution_space;
