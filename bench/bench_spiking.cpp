@@ -36,9 +36,9 @@ point::PointSetup bench_setup(const std::string& set_name, std::int64_t neurons,
 // The step split into its phases, each waited for: neuron update, spike compaction, delivery (microseconds per
 // step as counters). The sum exceeds point_step's time, which overlaps launches with device work.
 template <class Backend, class Real>
-void bm_point_phases(benchmark::State& state, std::string set_name, std::int64_t neurons, int in_degree) {
-  const auto setup = bench_setup(set_name, neurons, in_degree);
+void bm_point_phases(benchmark::State& state, const point::PointSetup& setup, bool atomic_append) {
   point::PointNetworkSimulation<Backend, Real> sim(setup);
+  sim.set_atomic_append(atomic_append);
   for (int n = 0; n < 200; ++n) sim.step();
   typename point::PointNetworkSimulation<Backend, Real>::PhaseSeconds t;
   std::int64_t steps = 0;
@@ -113,9 +113,14 @@ void register_backend() {
       benchmark::RegisterBenchmark(("point_step/" + b + "/float/cobahh_k200/1000000").c_str(),
                                    [=](benchmark::State& s) { bm_point_step<Backend, float>(s, "cobahh", n, 200); })
           ->Unit(benchmark::kMicrosecond)->UseRealTime();
-      benchmark::RegisterBenchmark(("point_phases/" + b + "/float/cobahh_k200/1000000").c_str(),
-                                   [=](benchmark::State& s) { bm_point_phases<Backend, float>(s, "cobahh", n, 200); })
-          ->Unit(benchmark::kMicrosecond)->UseRealTime();
+      for (bool atomic : {false, true})
+        benchmark::RegisterBenchmark(
+            ("point_phases/" + b + "/float/cobahh_k200/1000000/" + (atomic ? "append" : "scan")).c_str(),
+            [=](benchmark::State& s) {
+              static const point::PointSetup setup = bench_setup("cobahh", 1000000, 200);  // built once
+              bm_point_phases<Backend, float>(s, setup, atomic);
+            })
+            ->Unit(benchmark::kMicrosecond)->UseRealTime();
     }
     benchmark::RegisterBenchmark(("spike_delivery/" + b + "/" + std::to_string(n)).c_str(),
                                  [=](benchmark::State& s) { bm_delivery<Backend>(s, n); })

@@ -3,6 +3,9 @@
 //  - SpikeCompactFunctor: parallel_scan over the spike flags -> the step's spike list, in ascending index order
 //    (deterministic; no atomics). Its final pass also stores the step's spike counts in the device counters and
 //    appends the neuron spikes to the device spike log;
+//  - AtomicAppendFunctor (GPU default): one pass over the flags; each spike takes its list slot (and, for a
+//    neuron, its log slot) with an atomic increment. One light kernel instead of the scan's passes; the list is
+//    then unordered (delivery sums integers, so the order does not matter) and the host sorts the drained log;
 //  - StepAdvanceFunctor: one thread that moves the log and total counters on;
 //  - SpikeDeliverFunctor: a fixed league of teams loops over the step's spikes (the count is read on the device),
 //    the team's threads over the outgoing synapses, each adding its fixed-point weight into the target's ring slot
@@ -55,6 +58,28 @@ struct SpikeCompactFunctor {
       if (i == size - 1) counters(slot) = offset + f;
     }
     offset += f;
+  }
+};
+
+template <class Mem>
+struct AtomicAppendFunctor {
+  Kokkos::View<const int*, Mem> flags;
+  Kokkos::View<int*, Mem> list;
+  Kokkos::View<long long*, Mem> counters;  // the step's pair (slot, slot + 1) starts at 0
+  Kokkos::View<int*, Mem> log;
+  long long log_capacity = 0;
+  int neurons = 0, step = 0, slot = StepSpikes;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    if (!flags(i)) return;
+    list(Kokkos::atomic_fetch_add(&counters(slot), 1LL)) = i;
+    if (i < neurons) {
+      const long long at = counters(LogUsed) + Kokkos::atomic_fetch_add(&counters(slot + 1), 1LL);
+      if (log_capacity > 0 && at < log_capacity) {
+        log(2 * at) = step;
+        log(2 * at + 1) = i;
+      }
+    }
   }
 };
 

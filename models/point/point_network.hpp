@@ -2,10 +2,10 @@
 // Drives a network of point neurons on one backend. One step, all launched without waiting for the device:
 //   1. neuron kernel: take this step's arrivals from the ring, integrate, threshold, reset, write spike flags;
 //   2. Poisson sources write their flags (after the neurons);
-//   3. parallel_scan compacts the flags into the step's spike list (ascending index); its final pass stores the
-//      step's counts in device counters and appends the neuron spikes to the device spike log. (A one-kernel GPU
-//      compaction with one atomic per block of flags was tried and was 3x slower on the H200 with Kokkos 3.4's team
-//      scan: docs/performance.md);
+//   3. the flags become the step's spike list, with the step's counts in device counters and the neuron spikes
+//      appended to the device spike log: on CPUs by a parallel_scan (ascending index, deterministic), on GPUs by one
+//      pass with an atomic increment per spike (unordered; the host sorts the drained log). A block-wise team
+//      compaction was tried and was 3x slower on the H200 (docs/performance.md);
 //   4. a one-thread kernel moves the log and total counters on;
 //   5. a fixed league of teams (the count is read on the device) adds each spike's CSR synapses' fixed-point
 //      weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the weight
@@ -121,9 +121,15 @@ class PointNetworkSimulation {
     lap(t ? &t->neurons : nullptr);
     const int size = static_cast<int>(neurons_ + sources_);
     const int slot = spiking::step_counter(n);
-    spiking::SpikeCompactFunctor<Mem> compact{flags_, list_, counters_, log_, log_capacity_, size,
-                                              static_cast<int>(neurons_), n + 1, slot};  // logged as updates done
-    Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(0, size), compact);
+    if (atomic_append_) {
+      spiking::AtomicAppendFunctor<Mem> append{flags_, list_, counters_, log_, log_capacity_,
+                                               static_cast<int>(neurons_), n + 1, slot};  // logged as updates done
+      Kokkos::parallel_for("kbrain::spiking::append", Kokkos::RangePolicy<Exec>(0, size), append);
+    } else {
+      spiking::SpikeCompactFunctor<Mem> compact{flags_, list_, counters_, log_, log_capacity_, size,
+                                                static_cast<int>(neurons_), n + 1, slot};
+      Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(0, size), compact);
+    }
     Kokkos::parallel_for("kbrain::spiking::advance", Kokkos::RangePolicy<Exec>(0, 1),
                          spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_, slot});
     lap(t ? &t->compact : nullptr);
@@ -142,6 +148,10 @@ class PointNetworkSimulation {
   }
 
  public:
+
+  // Spike lists by atomic append (default on GPUs) or by parallel_scan (default on CPUs); both deliver the same
+  // input. Set before the first step.
+  void set_atomic_append(bool on) { atomic_append_ = on; }
 
   // Spikes of neurons and Poisson sources so far (waits for the device).
   std::int64_t total_spikes() {
@@ -212,7 +222,10 @@ class PointNetworkSimulation {
     auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * used));
     auto h = Kokkos::create_mirror_view(sub);
     Kokkos::deep_copy(h, sub);
+    const std::size_t first = host_events_.size();
     for (std::int64_t k = 0; k < used; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
+    if (atomic_append_)  // spikes of a step are logged in no particular order
+      std::sort(host_events_.begin() + static_cast<std::ptrdiff_t>(first), host_events_.end());
     counters_host_(spiking::LogUsed) = 0;
     Kokkos::deep_copy(Kokkos::subview(counters_, int(spiking::LogUsed)), 0LL);
     log_safe_steps_ = log_capacity_ / neurons_;
@@ -225,6 +238,7 @@ class PointNetworkSimulation {
   spiking::DeviceSynapses<Mem> synapses_;
   spiking::DenseSynapses<Mem> dense_;
   int receptors_ = 2, slots_ = 1, deliver_league_ = 1;
+  bool atomic_append_ = Backend::is_gpu;
   Kokkos::View<long long*, Mem> counters_;
   typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
