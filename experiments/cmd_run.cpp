@@ -9,12 +9,14 @@
 #include "experiments/commands.hpp"
 #include "experiments/io_dispatch.hpp"
 #include "experiments/io_run_plan.hpp"
+#include "experiments/mpi_env.hpp"
 #include "experiments/spiking_commands.hpp"
 
 namespace kbrain {
 
 
 int cmd_run(const RunOptions& o) {
+  if (mpi_active()) return cmd_run_mpi(o);  // started by mpirun (MPI build): the distributed runner
   const ExperimentConfig cfg = load_experiment(o.experiment);
   std::string backend = !o.backend.empty() ? o.backend : !cfg.backend.empty() ? cfg.backend : backend_names().front();
   if (!has_backend(backend)) {

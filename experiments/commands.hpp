@@ -11,6 +11,7 @@ struct RunOptions {
   std::string experiment, backend, precision, out_dir;
   std::int64_t steps = 0;
   bool no_mesh_kernel = false;
+  std::string partition = "auto";  // under mpirun: auto | blocks | tiles | bricks
 };
 
 struct CompareOptions {
@@ -23,6 +24,8 @@ struct CompareOptions {
 
 int cmd_backends();
 int cmd_run(const RunOptions& o);
+// `kbrain run` under mpirun (experiments/cmd_run_mpi.cpp; an error in builds without MPI).
+int cmd_run_mpi(const RunOptions& o);
 int cmd_compare(const CompareOptions& o);
 
 }  // namespace kbrain
