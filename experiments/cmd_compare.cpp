@@ -62,6 +62,7 @@ void fill_agreement(ComparisonRow& row, const IoRunResult& r, const IoRunResult&
 }  // namespace
 
 int cmd_compare(const CompareOptions& o) {
+  if (!o.ranks.empty()) return cmd_compare_ranks(o);
   const ExperimentConfig cfg = load_experiment(o.experiment);
   const auto backends = choose_backends(o, cfg);
   std::vector<Precision> precisions;

@@ -58,7 +58,8 @@ int cmd_run_mpi(const RunOptions& o) {
     throw ConfigError(std::string("--partition: ") + e.what());
   }
 
-  IoRunPlan plan = make_io_plan(cfg, 0, o.steps);
+  if (o.size < 0) throw ConfigError("--size must be >= 1");
+  IoRunPlan plan = make_io_plan(cfg, o.size, o.steps);
   plan.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
   plan.write_trace = cfg.record.csv || cfg.record.binary;
   plan.write_spikes = cfg.record.spikes;

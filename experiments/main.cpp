@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--steps,-n", run.steps, "Override the number of steps");
   run_cmd->add_option("--out,-o", run.out_dir, "Output folder (default: out/<experiment name>)");
   run_cmd->add_flag("--no-mesh-kernel", run.no_mesh_kernel, "Use the CSR kernel for mesh2d networks too");
+  run_cmd->add_option("--size", run.size, "Override the network size (mesh side or cells), like compare --sizes");
   run_cmd->add_option("--partition", run.partition,
                       "Under mpirun: auto | blocks | tiles (mesh2d) | bricks (gaussian3d); default auto");
 
@@ -47,6 +48,11 @@ int main(int argc, char** argv) {
   cmp_cmd->add_option("--max-slow-cell-steps", cmp.max_slow_cell_steps,
                       "Cell-steps budget for serial (x threads for OpenMP); beyond it fewer steps run");
   cmp_cmd->add_option("--out,-o", cmp.out_dir, "Output folder (default: out/<experiment name>/compare)");
+  cmp_cmd->add_option("--ranks", cmp.ranks,
+                      "MPI builds: rank counts, comma-separated; runs `mpiexec -n K kbrain run` for each and prints a "
+                      "scaling table (one backend, one precision)")->delimiter(',');
+  cmp_cmd->add_flag("--weak", cmp.weak, "With --ranks: --sizes are per rank (weak scaling); default: total (strong)");
+  cmp_cmd->add_option("--partition", cmp.partition, "With --ranks: auto | blocks | tiles | bricks");
 
   CLI11_PARSE(app, argc, argv);
 
