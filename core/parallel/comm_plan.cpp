@@ -27,7 +27,9 @@ CommPlan build_comm_plan(int rank, const Partition& part, const std::vector<std:
   p.owned = n;
   p.constant_conductance = rows.constant_conductance;
 
-  // Halo: distinct remote sources, sorted by (owner, global id).
+  // Halo: distinct remote sources (deduplicated with a dense marker array: O(junctions), no sort of all
+  // junctions), then sorted by (owner, global id). `local` later maps global -> local id.
+  std::vector<std::int32_t> local(static_cast<std::size_t>(part.cells), -1);
   std::vector<std::int64_t> remote;
   std::vector<char> border(static_cast<std::size_t>(n), 0);
   for (std::int64_t r = 0; r < n; ++r) {
@@ -37,15 +39,17 @@ CommPlan build_comm_plan(int rank, const Partition& part, const std::vector<std:
       const std::int64_t s = rows.sources[k];
       if (s < 0 || s >= part.cells) throw std::invalid_argument(fmt::format("comm plan: source {} out of range", s));
       if (part.owner[s] != rank) {
-        remote.push_back(s);
         border[r] = 1;
+        if (local[s] == -1) {
+          local[s] = -2;
+          remote.push_back(s);
+        }
       }
     }
   }
   std::sort(remote.begin(), remote.end(), [&](std::int64_t a, std::int64_t b) {
     return part.owner[a] != part.owner[b] ? part.owner[a] < part.owner[b] : a < b;
   });
-  remote.erase(std::unique(remote.begin(), remote.end()), remote.end());
   p.halo = static_cast<std::int64_t>(remote.size());
 
   // Local numbering: interior (ascending global), border (ascending global), halo.
@@ -59,8 +63,6 @@ CommPlan build_comm_plan(int rank, const Partition& part, const std::vector<std:
   p.global.reserve(n + p.halo);
   for (auto r : row_of) p.global.push_back(owned[r]);
   p.global.insert(p.global.end(), remote.begin(), remote.end());
-
-  std::vector<std::int32_t> local(static_cast<std::size_t>(part.cells), -1);  // dense: O(1) per junction
   for (std::int64_t l = 0; l < n + p.halo; ++l) local[p.global[l]] = static_cast<std::int32_t>(l);
 
   p.offsets.resize(static_cast<std::size_t>(n) + 1, 0);

@@ -194,7 +194,8 @@ class IoMpiSimulation {
     Kokkos::deep_copy(n, sink_.count);
     if (n > sink_.capacity()) throw std::logic_error("spike buffer overflow: drain_spikes() was not called often enough");
     if (n > 0) {
-      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sink_.events);
+      auto sub = Kokkos::subview(sink_.events, std::make_pair(0, 2 * n));  // only the filled part
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sub);
       for (int k = 0; k < n; ++k) out.emplace_back(h(2 * k), plan_.global[h(2 * k + 1)]);
       std::sort(out.begin(), out.end());
       Kokkos::deep_copy(sink_.count, 0);
