@@ -28,9 +28,10 @@ def fit(path, column):
     """alpha: the smallest one-way time of messages <= 512 B; beta: least-squares slope of (t - alpha) against
     bytes over messages >= 64 KiB (through the origin)."""
     pts = []
-    with open(path) as f:
-        for row in csv.DictReader(f):
-            pts.append((float(row["bytes"]), float(row[column + "_us"]) * 1e-6))
+    with open(path) as f:  # other lines (e.g. Kokkos warnings on stdout) are skipped
+        lines = [l for l in f if l.startswith("bytes,") or l[:1].isdigit()]
+    for row in csv.DictReader(lines):
+        pts.append((float(row["bytes"]), float(row[column + "_us"]) * 1e-6))
     small = [t for n, t in pts if n <= 512]
     alpha = min(small) if small else min(t for _, t in pts)
     big = [(n, t - alpha) for n, t in pts if n >= 65536]
