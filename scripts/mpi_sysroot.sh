@@ -20,7 +20,9 @@ fi
 lib="$root/usr/lib/x86_64-linux-gnu"
 cat <<ENV
 export OPAL_PREFIX="$root/usr"
+export PMIX_PREFIX="$root/usr/lib/x86_64-linux-gnu/pmix2"
 export PMIX_INSTALL_PREFIX="$root/usr/lib/x86_64-linux-gnu/pmix2"
+export PMIX_MCA_mca_base_component_path="$root/usr/lib/x86_64-linux-gnu/pmix2/lib/pmix"
 export PATH="$root/usr/bin:\$PATH"
 export LD_LIBRARY_PATH="$lib/openmpi/lib:$lib:\${LD_LIBRARY_PATH:-}"
 export KBRAIN_MPI_CMAKE_ARGS="-DMPI_CXX_COMPILER=$root/usr/bin/mpicxx.openmpi -DMPIEXEC_EXECUTABLE=$root/usr/bin/mpirun.openmpi"
