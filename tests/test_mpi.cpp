@@ -151,6 +151,53 @@ TEST_SUITE("mpi") {
   }
   TEST_CASE_TEMPLATE_APPLY(mpi_identity, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE("plans over MPI: each rank receives exactly the global ids of its halo, once, in halo order") {
+    // Sends every cell's GLOBAL id through the plan's own neighbourhood exchange (the graph communicator and the
+    // counts/displacements of the step): what arrives must be the halo, entry by entry. Also: the halo holds only
+    // cells some owned row reads, each once.
+    using Exec = Kokkos::DefaultHostExecutionSpace;
+    const MPI_Comm comm = MPI_COMM_WORLD;
+    const int ranks = kbrain::mpi::size(comm);
+    const auto tables =
+        kbrain::make_random_network_tables(random_spec(RandomNetworkSpec::Kind::Gaussian3d, 400, 20, false));
+    GapNetwork placeholder;
+    placeholder.cells = 400;
+    const GapNetwork mesh = kbrain::make_mesh2d(13, 11, 0.04);
+    for (int which = 0; which < 2; ++which) {
+      CAPTURE(which);
+      const GapNetwork& net = which == 0 ? mesh : placeholder;
+      const kbrain::RandomNetworkTables* gen = which == 0 ? nullptr : &tables;
+      const auto part = kbrain::io::make_io_partition(net, gen, PartitionChoice::Auto, ranks);
+      kbrain::io::RankSetupTimes times;
+      const auto plan = kbrain::io::make_rank_plan<Exec>(net, gen, part, comm, times);
+      MPI_Comm graph = kbrain::mpi::make_halo_graph(plan, comm);
+      std::vector<std::int64_t> send(plan.send_local.size()), recv(static_cast<std::size_t>(plan.halo), -1);
+      for (std::size_t k = 0; k < send.size(); ++k) send[k] = plan.global[plan.send_local[k]];
+      std::vector<int> sc, sd, rc, rd;
+      for (auto v : plan.send_counts) sc.push_back(int(v));
+      for (auto v : plan.send_displs) sd.push_back(int(v));
+      for (auto v : plan.recv_counts) rc.push_back(int(v));
+      for (auto v : plan.recv_displs) rd.push_back(int(v));
+      MPI_Neighbor_alltoallv(send.data(), sc.data(), sd.data(), MPI_INT64_T, recv.data(), rc.data(), rd.data(),
+                             MPI_INT64_T, graph);
+      MPI_Comm_free(&graph);
+      int bad = 0;
+      for (std::int64_t h = 0; h < plan.halo; ++h) bad += recv[h] != plan.global[plan.owned + h];
+      std::vector<char> used(static_cast<std::size_t>(plan.halo), 0);
+      for (auto s : plan.sources)
+        if (s >= plan.owned) used[s - plan.owned] = 1;
+      for (char u : used) bad += !u;
+      int bad_all = 0;
+      std::int64_t sent = static_cast<std::int64_t>(send.size()), sent_all = 0, halo_all = 0;
+      MPI_Allreduce(&bad, &bad_all, 1, MPI_INT, MPI_SUM, comm);
+      MPI_Allreduce(&sent, &sent_all, 1, MPI_INT64_T, MPI_SUM, comm);
+      MPI_Allreduce(&plan.halo, &halo_all, 1, MPI_INT64_T, MPI_SUM, comm);
+      CHECK(bad_all == 0);
+      CHECK(sent_all == halo_all);
+      if (ranks > 1) CHECK(halo_all > 0);
+    }
+  }
+
   TEST_CASE("the check can fail: a perturbed halo value is detected") {
     // Same comparison machinery on a deliberately wrong distributed run (one rank's cell gets a different g_CaL):
     // guards against a comparison that passes vacuously.
