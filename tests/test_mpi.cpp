@@ -42,7 +42,7 @@ double i_app_at(std::int64_t n) { return (n >= 20 && n < 60) ? 20.0 : 0.0; }  //
 template <class Backend, class Real>
 std::int64_t compare_runs(const GapNetwork& host_net, const kbrain::RandomNetworkTables* generator,
                           PartitionChoice choice, int steps, std::int64_t* spikes_ref = nullptr,
-                          std::int64_t* spikes_dist = nullptr) {
+                          std::int64_t* spikes_dist = nullptr, const std::vector<double>* per_cell = nullptr) {
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
   const MPI_Comm comm = MPI_COMM_WORLD;
@@ -72,8 +72,8 @@ std::int64_t compare_runs(const GapNetwork& host_net, const kbrain::RandomNetwor
 
   std::int64_t differing = 0, sref = 0, sdist = 0;
   for (int n = 0; n < steps; ++n) {
-    single.step(i_app_at(n));
-    dist.step(i_app_at(n));
+    single.step(i_app_at(n), per_cell);
+    dist.step(i_app_at(n), per_cell);
     const auto got = dist.gather_variable(kbrain::io::V_AXON);
     if (me == 0) {
       const auto want = single.variable(kbrain::io::V_AXON);
@@ -121,6 +121,11 @@ TEST_SUITE("mpi") {
         CHECK(sr == sd);
         CHECK(compare_runs<Backend, float>(mesh, nullptr, choice, kSteps / 2) == 0);
       }
+      // per-cell applied currents (stimulus kind cell_file): each rank picks its cells' values by global id
+      std::vector<double> per_cell(static_cast<std::size_t>(mesh.cells));
+      for (std::size_t i = 0; i < per_cell.size(); ++i) per_cell[i] = 0.5 * double(i % 5);
+      CHECK(compare_runs<Backend, double>(mesh, nullptr, PartitionChoice::Tiles2d, kSteps, nullptr, nullptr,
+                                          &per_cell) == 0);
     }
     SUBCASE("uniform 301 cells, density 12, per-junction conductances") {
       const auto tables = kbrain::make_random_network_tables(random_spec(RandomNetworkSpec::Kind::Uniform, 301, 12, true));
