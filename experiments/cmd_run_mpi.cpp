@@ -101,7 +101,7 @@ int cmd_run_mpi(const RunOptions& o) {
   }
   m.fields["partition"] = fmt::format("{} {}x{}x{}", r.partition, r.grid[0], r.grid[1], r.grid[2]);
   m.fields["exchange_buffers"] = r.device_direct ? "in place (host memory, or device memory with CUDA-aware MPI)"
-                                                 : "staged through host mirrors";
+                                                 : "staged through page-locked host buffers";
   m.numbers["network_s"] = plan.network_build_s;
   m.numbers["junctions"] = double(run.junctions);
   if (plan.generator) m.numbers["generate_s"] = run.generate_s;
@@ -123,7 +123,7 @@ int cmd_run_mpi(const RunOptions& o) {
   fmt::print("{}: {} cells, {} junctions, {} steps on {} x {} ({}), {}\n", cfg.name, plan.network->cells,
              run.junctions, run.steps, ranks, backend, to_string(precision), backend_facts(backend).description);
   fmt::print("  partition {}, halo {} values/step in total, exchange buffers {}\n", m.fields["partition"],
-             halo_total, r.device_direct ? "read in place by MPI" : "staged through host mirrors");
+             halo_total, r.device_direct ? "read in place by MPI" : "staged through page-locked host buffers");
   if (plan.generator) fmt::print("  generate {:.3f} s (max over ranks, own cells only)\n", run.generate_s);
   fmt::print("  plan {:.3f} s, setup {:.3f} s, simulate {:.3f} s ({:.3f} ns/cell-step, {:.3f} s per bio s), "
              "exchange wait {:.3f} s max / {:.3f} s mean, output {:.3f} s\n",
