@@ -21,6 +21,7 @@ if [ -d "$here/.offline" ]; then
 else
   "$here/scripts/setup_deps.sh"
   builder=("$here/scripts/build.sh" cuda)
+  case " $stages " in *" mpi "*) builder+=(-DKBRAIN_ENABLE_MPI=ON) ;; esac
 fi
 build="$here/build/cuda"
 rc=0
