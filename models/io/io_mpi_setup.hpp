@@ -55,7 +55,7 @@ CommPlan make_rank_plan(const GapNetwork& net, const RandomNetworkTables* genera
   GapNetwork rows;
   if (generator)
     rows = generate_network_rows<Exec, double>(*generator, owned).to_host();  // double: exact conductances
-  else if (net.is_mesh() && net.conductance.empty() && net.offsets.empty())
+  else if (net.is_mesh() && net.conductance.empty())
     rows = mesh2d_rows(net.mesh_rows, net.mesh_cols, net.constant_conductance, owned);
   else
     rows = extract_rows(net, owned);
