@@ -11,6 +11,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#if defined(__SSE__) || defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
 #include "backends/registry.hpp"
 #include "bench/io_step_bytes.hpp"
 #include "core/network/gap_network.hpp"
@@ -23,8 +27,22 @@ using namespace kbrain;
 
 constexpr int kStepsPerIteration = 10;
 
+// Flush-to-zero / denormals-are-zero on the calling thread (x86 MXCSR); returns the previous MXCSR (0 elsewhere).
+unsigned set_flush_denormals(bool on) {
+#if defined(__SSE__) || defined(__x86_64__)
+  const unsigned old = _mm_getcsr();
+  _mm_setcsr(on ? (old | 0x8040u) : (old & ~0x8040u));
+  return old;
+#else
+  (void)on;
+  return 0;
+#endif
+}
+
 template <class Backend, class Real>
-void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bool host_simd = true) {
+void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bool host_simd = true,
+                bool flush_denormals = false) {
+  const unsigned mxcsr = set_flush_denormals(flush_denormals);  // Serial runs on this thread (diagnostic variant)
   const GapNetwork net = make_mesh2d(side, side, 0.04);
   std::vector<double> g_cal(net.cells);
   for (std::int64_t i = 0; i < net.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 97) / 97.0;
@@ -42,6 +60,11 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
       benchmark::Counter(cell_steps * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.SetBytesProcessed(static_cast<std::int64_t>(bench::io_step_bytes(net, sizeof(Real), mesh_kernel) *
                                                     kStepsPerIteration * double(state.iterations())));
+#if defined(__SSE__) || defined(__x86_64__)
+  _mm_setcsr(mxcsr);
+#else
+  (void)mxcsr;
+#endif
 }
 
 // IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
@@ -122,6 +145,18 @@ void register_backend() {
           ->UseRealTime();
       benchmark::RegisterBenchmark(("io_step/" + b + "/double/" + tag).c_str(),
                                    [=](benchmark::State& s) { bm_io_step<Backend, double>(s, side, mesh); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  if (std::string(Backend::name) == "serial")  // diagnostic: the same with denormals flushed (MXCSR FTZ/DAZ)
+    for (bool simd : {true, false}) {
+      const std::string kind = simd ? "io_step_ftz/" : "io_step_scalar_ftz/";
+      benchmark::RegisterBenchmark((kind + b + "/float/256x256/mesh").c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, 256, true, simd, true); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+      benchmark::RegisterBenchmark((kind + b + "/double/256x256/mesh").c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, 256, true, simd, true); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }

@@ -116,7 +116,7 @@ IoMpiRunResult run_io_mpi(const IoRunPlan& plan, PartitionChoice choice, MPI_Com
       trace.emplace(plan.out_dir, spec);
     }
   }
-  if (me == 0 && !plan.out_dir.empty() && plan.write_spikes) spike_file.emplace(plan.out_dir / "spikes.csv");
+  if (me == 0 && !plan.out_dir.empty() && plan.write_spikes) spike_file.emplace(open_spike_files(plan.out_dir, cfg.record.csv, cfg.record.binary));
   sim.fence();
   mine.setup_s = setup.seconds() - mine.generate_s - mine.plan_s;
 

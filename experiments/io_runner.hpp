@@ -60,7 +60,7 @@ IoRunResult run_io(const IoRunPlan& plan) {
     trace_sampler.emplace(plan.trace_vars, plan.trace_cells,
                           static_cast<int>(std::clamp<std::int64_t>((8 << 20) / width, 1, 4096)));
   }
-  if (!plan.out_dir.empty() && plan.write_spikes) spike_file.emplace(plan.out_dir / "spikes.csv");
+  if (!plan.out_dir.empty() && plan.write_spikes) spike_file.emplace(open_spike_files(plan.out_dir, cfg.record.csv, cfg.record.binary));
   if (!plan.probe_cells.empty()) {
     probe_sampler.emplace(std::vector<int>{io::V_AXON}, plan.probe_cells, 1024);
     res.probe_v_axon.reserve(static_cast<std::size_t>(steps * plan.probe_cells.size()));

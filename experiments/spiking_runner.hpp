@@ -47,7 +47,7 @@ SpikingRunResult run_spiking(const SpikingRunPlan& plan) {
     trace.emplace(plan.out_dir, spec);
     sampler.emplace(plan.trace_vars, plan.trace_neurons, 1024);
   }
-  if (!plan.out_dir.empty() && plan.write_spikes) spike_file.emplace(plan.out_dir / "spikes.csv");
+  if (!plan.out_dir.empty() && plan.write_spikes) spike_file.emplace(open_spike_files(plan.out_dir, cfg.csv, cfg.binary));
   sim.fence();
   res.setup_s = setup_clock.seconds();
   res.device_bytes = sim.device_bytes();

@@ -6,8 +6,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "backends/registry.hpp"
+#include "core/recorders/trace_recorder.hpp"
 #include "experiments/commands.hpp"
 #include "tests/io_test_support.hpp"
 
@@ -56,6 +59,33 @@ TEST_SUITE("runner") {
       CHECK(fs::exists(out / "spikes.csv"));
       fs::remove_all(out);
     }
+  }
+
+  TEST_CASE("record.binary writes spikes.kbs with exactly the events of spikes.csv") {
+    const auto dir = fresh_dir("kbs");
+    fs::create_directories(dir);
+    const fs::path toml = dir / "cuba_small.toml";
+    std::ofstream(toml) << "name = \"cuba_small\"\n[model]\nkind = \"lif\"\nparameter_set = \"cuba\"\n"
+                           "[simulation]\nsteps = 300\n[network]\nneurons = 400\n"
+                           "[record]\nspikes = true\ncsv = true\nbinary = true\n";
+    kbrain::RunOptions o;
+    o.experiment = toml.string();
+    o.backend = "serial";
+    o.out_dir = (dir / "out").string();
+    REQUIRE(kbrain::cmd_run(o) == 0);
+    const auto events = kbrain::read_binary_spikes(dir / "out" / "spikes.kbs");
+    std::ifstream csv(dir / "out" / "spikes.csv");
+    std::string line;
+    std::getline(csv, line);
+    CHECK(line == "step,cell");
+    std::vector<std::pair<std::int64_t, std::int64_t>> rows;
+    while (std::getline(csv, line)) {
+      const auto comma = line.find(',');
+      rows.emplace_back(std::stoll(line.substr(0, comma)), std::stoll(line.substr(comma + 1)));
+    }
+    CHECK(rows.size() > 100);
+    CHECK(events == rows);
+    fs::remove_all(dir);
   }
 
   TEST_CASE("bad input is reported before any output is written") {

@@ -56,6 +56,14 @@ class SpikeRecorder {
   std::int64_t count_ = 0;
 };
 
+// The spike recorder of an output folder for the record formats chosen (`csv` -> spikes.csv, `binary` ->
+// spikes.kbs; neither -> spikes.csv, so that `spikes = true` always writes something).
+inline SpikeRecorder open_spike_files(const std::filesystem::path& dir, bool csv, bool binary) {
+  if (!csv && !binary) csv = true;
+  return SpikeRecorder(csv ? dir / "spikes.csv" : std::filesystem::path(),
+                       binary ? dir / "spikes.kbs" : std::filesystem::path());
+}
+
 // Reading back spikes.kbs (tests, tools): (step, cell) pairs.
 std::vector<std::pair<std::int64_t, std::int64_t>> read_binary_spikes(const std::filesystem::path& file);
 
