@@ -63,6 +63,8 @@ class PointNetworkSimulation {
     log_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_log"), 2 * log_capacity_);
   }
 
+  int substeps() const { return 1; }
+
   // Advances one step; returns the number of spikes (neurons and Poisson sources) of this step.
   std::int64_t step() {
     if (steps_done_ >= INT32_MAX - 1) throw std::runtime_error("more than 2^31-2 steps in one run");
