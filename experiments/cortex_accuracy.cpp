@@ -19,7 +19,7 @@ namespace {
 
 struct Method {
   std::string name, integrator;
-  bool eai = false, lut = false, tpm = false;
+  bool eai = false, lut = false, tpm = false, single = false;
 };
 
 Method parse_method(const std::string& name) {
@@ -33,7 +33,8 @@ Method parse_method(const std::string& name) {
     else if (tok == "eai") m.eai = true;
     else if (tok == "lut") m.lut = true;
     else if (tok == "tpm") m.tpm = true;
-    else throw ConfigError(fmt::format("--methods: \"{}\": expected fe|ee followed by +eai, +lut, +tpm", name));
+    else if (tok == "float") m.single = true;
+    else throw ConfigError(fmt::format("--methods: \"{}\": expected fe|ee followed by +eai, +lut, +tpm, +float", name));
     first = false;
   }
   if (m.integrator.empty()) throw ConfigError(fmt::format("--methods: \"{}\" must start with fe or ee", name));
@@ -105,13 +106,14 @@ int cmd_accuracy(const AccuracyOptions& o) {
     cfg.spiking.tpm = method.tpm;
     cfg.spiking.record_spikes = false;
     fmt::print(stderr, "[accuracy] {} ...\n", name);
-    const Measured m = measure(cfg, o, precision, duration);
+    const Precision p = method.single ? Precision::Float : precision;
+    const Measured m = measure(cfg, o, p, duration);
     const auto match = spiking::match_spikes(ref.spikes, m.spikes, neurons, o.window_ms);
     const double rate_err = 100.0 * (total_rate(m) - total_rate(ref)) / std::max(1e-12, total_rate(ref));
     const double step_ms = cfg.spiking.eai.value_or(false) ? 1.0 : cfg.dt;
     table += fmt::format("| {} | {} | {} | {} | {} | {:.1f} | {:.4f} | {:.4f} | {:.4f} | {:.3f} | {:.3f} | {:+.2f} | "
                          "{:.2f} | {:.2f} |\n",
-                         name, cfg.dt, step_ms, to_string(precision), m.spikes.size(),
+                         name, cfg.dt, step_ms, to_string(p), m.spikes.size(),
                          100.0 * double(match.matched) / double(std::max<std::int64_t>(1, match.reference)),
                          match.mean_abs_ms, match.median_abs_ms, match.p95_abs_ms, rates(m, 0), rates(m, 1), rate_err,
                          m.rhythm_hz, m.run.simulate_s);

@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   acc_cmd->add_option("experiment", acc.experiment, "Experiment TOML file (model.kind = cortex_hh)")->required();
   acc_cmd->add_option("--backend,-b", acc.backend, "serial | openmp | cuda (default openmp)");
   acc_cmd->add_option("--precision,-p", acc.precision, "float | double for the methods (default: the file's)");
-  acc_cmd->add_option("--methods", acc.methods, "fe|ee[+eai][+lut][+tpm], comma-separated")->delimiter(',');
+  acc_cmd->add_option("--methods", acc.methods, "fe|ee[+eai][+lut][+tpm][+float], comma-separated")->delimiter(',');
   acc_cmd->add_option("--size", acc.size, "Neurons (default: the file's)");
   acc_cmd->add_option("--ms", acc.duration_ms, "Biological time in ms (default: the file's steps x dt)");
   acc_cmd->add_option("--reference-dt", acc.reference_dt, "Reference forward-Euler step in ms (default 0.001)");

@@ -5,7 +5,8 @@
 //   2. the neuron kernel (cortex_step.hpp): arrivals, S sub-steps in registers, first spike sub-step per neuron;
 //   3. parallel_scan compacts the spike flags (ascending index; the count comes back to the host);
 //   4. one team per spike adds its synapses' fixed-point weights into the targets' circular event tables
-//      (ring slot step + 1 + delay, delays in network steps; integer sums: identical on every backend);
+//      (ring slot step + 1 + delay, delays in network steps, EAI: nearest network step to the exact arrival;
+//      integer sums: identical on every backend);
 //   5. optionally the spikes go to a device log as (global sub-step + 1, neuron).
 // Same interface as point::PointNetworkSimulation, with step() advancing substeps() sub-steps of dt.
 #include <algorithm>
@@ -54,7 +55,7 @@ class CortexHhSimulation {
     point::upload(state_.noise_sd, setup.noise_sd);
     n_exc_ = setup.network.populations.empty() ? neurons_ : setup.network.populations[0].size;
     synapses_ = spiking::DeviceSynapses<Mem>::upload(setup.network);
-    slots_ = synapses_.max_delay + 1;
+    slots_ = synapses_.max_delay + 2;  // + 1: EAI's late half (CortexDeliverFunctor)
     ring_ = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("cortex_ring", slots_ * 2, neurons_);
     flags_ = Kokkos::View<int*, Mem>("cortex_spike_flags", neurons_);
     list_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cortex_spike_list"),
@@ -94,7 +95,7 @@ class CortexHhSimulation {
     spiking::SpikeCompactFunctor<Mem> compact{flags_, list_};
     Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact, count);
     if (count > 0 && synapses_.count > 0) {
-      spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, ring_, n, slots_, 2};
+      CortexDeliverFunctor<Exec> deliver{synapses_, list_, flags_, ring_, n, slots_, substeps()};
       Kokkos::parallel_for("kbrain::cortex::deliver", Kokkos::TeamPolicy<Exec>(count, Kokkos::AUTO), deliver);
     }
     if (count > 0 && log_capacity_ > 0) {

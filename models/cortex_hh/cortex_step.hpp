@@ -21,6 +21,7 @@
 #include "models/point/point_parameters.hpp"
 #include "models/point/point_state.hpp"
 #include "spiking/counter_draws.hpp"
+#include "spiking/device_synapses.hpp"
 
 namespace kbrain::cortex {
 
@@ -232,6 +233,30 @@ struct TpmPartitionFunctor {
     const bool a = !(v(i) < tpm_v);
     if (final) order(a ? active : n - 1 - (i - active)) = i;
     if (a) ++active;
+  }
+};
+
+// Spike delivery into the circular event tables (as spiking::SpikeDeliverFunctor), one team per spike. With EAI
+// (S > 1) a spike in the second half of its network step arrives one network step later, so that each arrival
+// lands on the network-step boundary nearest to spike time + delay (error within +-network_dt/2, unbiased);
+// with S = 1 the arrival is exactly spike step + delay.
+template <class Exec>
+struct CortexDeliverFunctor {
+  using Mem = typename Exec::memory_space;
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  spiking::DeviceSynapses<Mem> syn;
+  Kokkos::View<const int*, Mem> list, spiked;
+  Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * 2 + receptor, neuron)
+  int step = 0, slots = 1, substeps = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int pre = list(team.league_rank());
+    const int late = (substeps > 1 && 2 * spiked(pre) > substeps) ? 1 : 0;
+    const std::int64_t begin = syn.offsets(pre), end = syn.offsets(pre + 1);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t k) {
+      const int dr = syn.delay_receptor(k);
+      const int slot = (step + 1 + late + (dr >> 1)) % slots;
+      Kokkos::atomic_add(&ring(slot * 2 + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
+    });
   }
 };
 
