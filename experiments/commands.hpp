@@ -26,7 +26,7 @@ struct AccuracyOptions {
   std::string experiment, backend = "openmp", precision, out;
   std::vector<std::string> methods = {"fe", "ee", "fe+eai", "fe+lut", "fe+eai+lut", "fe+eai+tpm", "fe+eai+lut+tpm"};
   std::int64_t size = 0;
-  double duration_ms = 0, reference_dt = 0.001, window_ms = 2.0, transient_ms = 100.0;
+  double duration_ms = 0, reference_dt = 0.001, window_ms = 2.0, transient_ms = 100.0, early_ms = 100.0;
 };
 
 int cmd_backends();

@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   acc_cmd->add_option("--reference-dt", acc.reference_dt, "Reference forward-Euler step in ms (default 0.001)");
   acc_cmd->add_option("--window", acc.window_ms, "Spike matching window in ms (default 2)");
   acc_cmd->add_option("--transient", acc.transient_ms, "Rhythm: ignore the first ms (default 100)");
+  acc_cmd->add_option("--early", acc.early_ms, "Also match the spikes before this time in ms (default 100)");
   acc_cmd->add_option("--out,-o", acc.out, "Append the markdown table to this file");
 
   CLI11_PARSE(app, argc, argv);
