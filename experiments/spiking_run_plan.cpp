@@ -64,6 +64,10 @@ void apply_cortex_methods(const ExperimentConfig& cfg, point::PointParameters& p
   if (p.tpm && p.substeps() < p.tpm_k + 1 + p.tpm_m)
     throw ConfigError(fmt::format("{}: model.tpm needs model.eai with at least tpm_k + 1 + tpm_m = {} sub-steps per "
                                   "network step (has {})", file, p.tpm_k + 1 + p.tpm_m, p.substeps()));
+  if (p.tpm && p.gating == 1 && p.integrator == point::Integrator::Euler)
+    fmt::print(stderr, "note: {}: tpm with gating = \"wang2012\" and forward Euler: the study's tau_m (~0.0125 ms) "
+                       "makes the inner steps oscillate and the projection inaccurate; use exponential_euler "
+                       "(docs/models/cortex-hh.md)\n", file);
   if (p.lut && !(p.lut_v_max > p.lut_v_min + 2 * p.lut_dv))
     throw ConfigError(fmt::format("{}: model.parameters: lut_v_max must exceed lut_v_min by at least 2 lut_dv", file));
   if (p.delay_max < p.delay_min)

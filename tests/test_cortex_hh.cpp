@@ -61,7 +61,8 @@ const char* const kMethods[] = {
     "eai = true\ntpm = true",
     "eai = true\nlut = true\ntpm = true",
     "integrator = \"exponential_euler\"\neai = true\nlut = true\ntpm = true",
-    "gating = \"wang2012\"\neai = true\nlut = true\ntpm = true",
+    "gating = \"wang2012\"\nintegrator = \"exponential_euler\"\neai = true\nlut = true\ntpm = true",
+    "gating = \"wang2012\"\neai = true",
 };
 
 }  // namespace
