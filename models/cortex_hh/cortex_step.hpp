@@ -127,9 +127,9 @@ struct CortexStepFunctor {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION Real current(int i, long long t) const {
-    Real I = (t >= c.input_start && t < c.input_stop) ? s.i_ext(i) : Real(0);
-    const Real sd = s.noise_sd(i);
+  // Thalamic current at global sub-step t: the constant part inside the input window + sd * N(0,1) for (seed, i, t).
+  KOKKOS_INLINE_FUNCTION Real current(int i, long long t, Real i_ext, Real sd) const {
+    Real I = (t >= c.input_start && t < c.input_stop) ? i_ext : Real(0);
     if (sd != Real(0)) {
       const std::uint64_t key = spiking::stream_key(noise_seed, spiking::Purpose::Noise);
       const double u1 = 1.0 - counter_uniform(key, static_cast<std::uint64_t>(i), 2 * static_cast<std::uint64_t>(t));
@@ -169,6 +169,7 @@ struct CortexStepFunctor {
     const int i = order.extent(0) ? order(k) : k;
     const int type = i < c.n_exc ? 0 : 1;
     CortexCell<Real> x{s.v(i), s.m(i), s.h(i), s.n(i), s.p(i), s.ge(i), s.xe(i), s.gi(i), s.xi(i)};
+    const Real i_ext = s.i_ext(i), sd = s.noise_sd(i);
     for (int r = 0; r < 2; ++r) {
       const long long q = ring(slot_row + r, i);
       if (q != 0) {
@@ -188,7 +189,7 @@ struct CortexStepFunctor {
         CortexCell<Real> prev = x;
         for (int j = 0; j <= c.tpm_k; ++j) {
           prev = x;
-          substep(x, type, current(i, first_substep + sub));
+          substep(x, type, current(i, first_substep + sub, i_ext, sd));
           synapses(x);
           ++sub;
           if (!first_spike && prev.v < c.v_th && x.v >= c.v_th) first_spike = sub;
@@ -210,7 +211,7 @@ struct CortexStepFunctor {
     }
     for (; sub < S; ++sub) {
       const Real v_old = x.v;
-      substep(x, type, current(i, first_substep + sub));
+      substep(x, type, current(i, first_substep + sub, i_ext, sd));
       synapses(x);
       if (!first_spike && v_old < c.v_th && x.v >= c.v_th) first_spike = sub + 1;
     }
