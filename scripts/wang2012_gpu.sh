@@ -1,27 +1,44 @@
 #!/usr/bin/env bash
-# Wang 2012 (cortex_hh) on a GPU machine: tests, kernel benchmarks, the 1M x 200 target, Tables II-V, accuracy.
-# Usage: scripts/wang2012_gpu.sh [build folder, default build/cuda]   (after scripts/build.sh cuda)
-# Writes out/wang2012/*. Each step is independent; comment out what you do not need.
+# Wang 2012 (cortex_hh) on a GPU machine, in order of priority; each stage is one command of a few minutes at most.
+# Usage: scripts/wang2012_gpu.sh STAGE [build folder, default build/cuda]   (after scripts/build.sh cuda)
+#   tests     ctest suite cortex_hh (Serial, OpenMP, CUDA)                                     ~1-3 min
+#   target    the 1M x 200 target, 1 s, EAI+LUT+TPM, float on CUDA (goal: simulate <= 2 s)   ~1-2 min (host build
+#             of the 200M-synapse network included)
+#   bench     kernel benchmarks cortex_step/cuda/float/<method>/1000000                       ~2-4 min
+#   table2    Tables II-III on CUDA at 200k and 1M (basic, +EAI, +EAI+LUT, All)              ~3-6 min
+#   table4    Table IV: All on OpenMP vs CUDA at 200k (OpenMP: fewer steps, the table says so) ~2-4 min
+#   table5    Table V: HH All vs Izhikevich, M = 100, 100k and 240k on CUDA                   ~1-2 min
+#   accuracy  accuracy on CUDA, N = 4000, 1 s (reference: forward Euler 0.001 ms, double)    ~2-4 min
+# Outputs go to out/wang2012/<stage>*.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${1:-$here/build/cuda}"
+stage="${1:?stage: tests | target | bench | table2 | table4 | table5 | accuracy}"
+build="${2:-$here/build/cuda}"
 kb="$build/experiments/kbrain"
 out="$here/out/wang2012"
 mkdir -p "$out"
 export OMP_PROC_BIND=spread OMP_PLACES=threads KBRAIN_NO_PROGRESS=1
-cd "$build" && ctest -R cortex_hh --output-on-failure | tee "$out/ctest.txt"; cd "$here"
-"$build/bench/kbrain_bench" --benchmark_filter='cortex_step/cuda/' --benchmark_out="$out/bench_cuda.json" \
-  --benchmark_out_format=json | tee "$out/bench_cuda.txt"
-# the target: 1M neurons x 200 synapses, 1 s of biology, EAI+LUT+TPM, float (goal <= 2 s simulate on one H200)
-"$kb" run experiments/wang2012_1m.toml -b cuda -o "$out/run_1m" | tee "$out/run_1m.txt"
-# Tables II-IV (CPU rows run fewer steps beyond max_slow_neuron_steps; the table says so)
-for m in basic eai eai_lut all; do
-  "$kb" compare "experiments/wang2012_t2_$m.toml" --backends cuda,openmp -o "$out/t2_$m" | tee "$out/t2_$m.txt"
-done
-# Table V: HH (All) vs Izhikevich, M = 100
-"$kb" compare experiments/wang2012_t5_hh.toml --backends cuda -o "$out/t5_hh" | tee "$out/t5_hh.txt"
-"$kb" compare experiments/wang2012_t5_izhikevich.toml --backends cuda -o "$out/t5_izh" | tee "$out/t5_izh.txt"
-# accuracy on the GPU (reference: forward Euler 0.001 ms, double, same backend)
-"$kb" accuracy experiments/wang2012.toml -b cuda --size 4000 --ms 1000 \
-  --methods fe,fe+float,fe+eai+float,fe+eai+lut+float,fe+eai+lut+tpm+float,fe+eai+lut+tpm \
-  -o "$out/accuracy_cuda.md" | tee "$out/accuracy_cuda.txt"
+cd "$here"
+case "$stage" in
+  tests) (cd "$build" && ctest -R cortex_hh --output-on-failure) | tee "$out/tests.txt" ;;
+  target) "$kb" run experiments/wang2012_1m.toml -b cuda -o "$out/target" | tee "$out/target.txt" ;;
+  bench) "$build/bench/kbrain_bench" --benchmark_filter='cortex_step/cuda/float/.*/1000000' \
+           --benchmark_min_time=1 --benchmark_out="$out/bench.json" --benchmark_out_format=json | tee "$out/bench.txt" ;;
+  table2)
+    for m in basic eai eai_lut all; do
+      "$kb" compare "experiments/wang2012_t2_$m.toml" --backends cuda --sizes 200000,1000000 -o "$out/table2_$m" \
+        | tee "$out/table2_$m.txt"
+    done ;;
+  table4) "$kb" compare experiments/wang2012_t2_all.toml --backends cuda,openmp --sizes 200000 -o "$out/table4" \
+            | tee "$out/table4.txt" ;;
+  table5)
+    "$kb" compare experiments/wang2012_t5_hh.toml --backends cuda --sizes 100000,240000 -o "$out/table5_hh" \
+      | tee "$out/table5_hh.txt"
+    "$kb" compare experiments/wang2012_t5_izhikevich.toml --backends cuda --sizes 100000,240000 -o "$out/table5_izh" \
+      | tee "$out/table5_izh.txt" ;;
+  accuracy)
+    "$kb" accuracy experiments/wang2012.toml -b cuda --size 4000 --ms 1000 \
+      --methods fe,fe+float,fe+eai+float,fe+eai+lut+float,fe+eai+lut+tpm+float,fe+eai+lut+tpm \
+      -o "$out/accuracy.md" | tee "$out/accuracy.txt" ;;
+  *) echo "unknown stage $stage" >&2; exit 2 ;;
+esac
