@@ -224,6 +224,16 @@ TEST_SUITE("cortex_hh") {
     const auto quiet = run_cortex<Backend, float>(network_toml("eai = true\nlut = true\ntpm = true", 1000, 200, 0.01,
                                                                0.1, 0.0), steps);
     CHECK(quiet.spikes.empty());
+    // the input window: input only in [0, 20) ms starts activity that ends (no self-sustained firing here)
+    const auto pulse = run_cortex<Backend, float>(
+        network_toml("eai = true\nlut = true\ntpm = true\n[model.parameters]\ninput_stop = 20", 1000, 200, 0.01, 0.1,
+                     3.0),
+        steps);
+    std::int64_t late = 0;
+    for (const auto& e : pulse.spikes) late += double(e.first) * 0.02 > 150.0 ? 1 : 0;
+    CHECK(late == 0);
+    CHECK(!pulse.spikes.empty());
+    CHECK(pulse.spikes.size() < r.spikes.size());
   }
   TEST_CASE_TEMPLATE_APPLY(network_rates, KBRAIN_TEST_BACKENDS);
 
