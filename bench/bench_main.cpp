@@ -14,6 +14,7 @@
 #include "backends/registry.hpp"
 #include "bench/io_step_bytes.hpp"
 #include "core/network/gap_network.hpp"
+#include "core/network/generate_network.hpp"
 #include "models/io/io_simulation.hpp"
 
 namespace {
@@ -41,6 +42,41 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
       benchmark::Counter(cell_steps * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.SetBytesProcessed(static_cast<std::int64_t>(bench::io_step_bytes(net, sizeof(Real), mesh_kernel) *
                                                     kStepsPerIteration * double(state.iterations())));
+}
+
+// IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
+// sums its junctions) vs split (a warp per cell computes the gap currents first, io_gap_split.hpp).
+//   junctions_per_second   junction terms evaluated per second
+template <class Backend, class Real>
+void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std::int64_t cells, double density,
+                     int split) {
+  using Exec = typename Backend::execution_space;
+  RandomNetworkSpec spec;
+  spec.kind = kind;
+  spec.cells = cells;
+  spec.density = density;
+  spec.seed = 3;
+  const auto generated = generate_network<Exec, Real>(make_random_network_tables(spec));
+  std::vector<double> g_cal(cells);
+  for (std::int64_t i = 0; i < cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 97) / 97.0;
+  io::IoSimulation<Backend, Real> sim(
+      io::IoParameters{},
+      io::DeviceGapNetwork<Real, typename Backend::memory_space>::from_views(cells, generated.offsets,
+                                                                             generated.sources, generated.g,
+                                                                             generated.g_const),
+      g_cal);
+  sim.set_gap_split(split);
+  for (int n = 0; n < 5; ++n) sim.step(0.0);
+  sim.fence();
+  for (auto _ : state) {
+    for (int n = 0; n < kStepsPerIteration; ++n) sim.step(n == 0 ? 6.0 : 0.0);
+    sim.fence();
+  }
+  const double cell_steps = double(cells) * kStepsPerIteration;
+  state.counters["ns_per_cell_step"] =
+      benchmark::Counter(cell_steps * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["junctions_per_second"] = benchmark::Counter(
+      double(generated.junctions()) * kStepsPerIteration, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // Device memory bandwidth two ways: Kokkos::deep_copy (cudaMemcpy / memcpy) and a Kokkos copy kernel.
@@ -98,6 +134,35 @@ void register_backend() {
           ->UseRealTime();
       benchmark::RegisterBenchmark(("io_step_scalar/" + b + "/double/" + tag).c_str(),
                                    [=](benchmark::State& s) { bm_io_step<Backend, double>(s, 256, mesh, false); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  // generated networks: GPU at the study's scale (1M cells x 10/100/1000, gaussian 4M x 1000); host small
+  struct Gen {
+    RandomNetworkSpec::Kind kind;
+    std::int64_t cells;
+    double density;
+  };
+  std::vector<Gen> gens = {{RandomNetworkSpec::Kind::Uniform, 65536, 100}};
+  if (Backend::is_gpu)
+    gens = {{RandomNetworkSpec::Kind::Uniform, 1048576, 10},     {RandomNetworkSpec::Kind::Uniform, 1048576, 100},
+            {RandomNetworkSpec::Kind::Uniform, 1048576, 1000},   {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 100},
+            {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 1000}, {RandomNetworkSpec::Kind::Gaussian3d, 4194304, 1000}};
+  for (const Gen& g : gens)
+    for (int split : {0, 1}) {
+      const std::string tag = std::string(g.kind == RandomNetworkSpec::Kind::Uniform ? "uniform/" : "gaussian3d/") +
+                              std::to_string(g.cells) + "/" + std::to_string(int(g.density)) +
+                              (split ? "/split" : "/fused");
+      benchmark::RegisterBenchmark(("io_step_generated/" + b + "/float/" + tag).c_str(),
+                                   [=](benchmark::State& s) {
+                                     bm_io_generated<Backend, float>(s, g.kind, g.cells, g.density, split);
+                                   })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+      benchmark::RegisterBenchmark(("io_step_generated/" + b + "/double/" + tag).c_str(),
+                                   [=](benchmark::State& s) {
+                                     bm_io_generated<Backend, double>(s, g.kind, g.cells, g.density, split);
+                                   })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }

@@ -143,7 +143,14 @@ SpikingRunPlan make_spiking_plan(const ExperimentConfig& cfg, std::int64_t size_
   try {
     point::InitialSpec initial = set.initial;
     if (s.initial_v) initial = {"constant", *s.initial_v, 0, 0, 0, 0, 0, 0, 0};
-    plan.setup = std::make_shared<const point::PointSetup>(point::make_point_setup(p, initial, ns, drive));
+    if (s.storage == "dense" && double(neurons) * double(neurons) * 4.0 > 64.0 * (1ull << 30))
+      throw ConfigError(fmt::format("{}: network.storage = \"dense\" needs {:.1f} GiB for {} neurons (limit 64 GiB); "
+                                    "use storage = \"csr\"",
+                                    cfg.source.string(), double(neurons) * double(neurons) * 4.0 / (1ull << 30),
+                                    neurons));
+    point::PointSetup setup = point::make_point_setup(p, initial, ns, drive);
+    setup.dense_synapses = s.storage == "dense";
+    plan.setup = std::make_shared<const point::PointSetup>(std::move(setup));
   } catch (const std::invalid_argument& e) {
     throw ConfigError(cfg.source.string() + ": [network]: " + e.what());
   }

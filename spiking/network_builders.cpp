@@ -87,16 +87,21 @@ SynapseNetwork build_network(const NetworkSpec& s, double dt_ms) {
       bernoulli_targets(s.seed, pre, s.neurons, p, !s.self_connections, out[pre]);
   } else if (s.connectivity == "fixed_in_degree") {
     std::vector<std::int32_t> chosen;
+    std::vector<std::uint64_t> taken((static_cast<std::size_t>(s.neurons) + 63) / 64, 0);  // bitmap of `chosen`
     for (std::int64_t post = 0; post < s.neurons; ++post) {
       chosen.clear();
       for (std::uint64_t k = 0; static_cast<std::int64_t>(chosen.size()) < s.in_degree; ++k) {
         const auto pre = static_cast<std::int32_t>(
             draw_uniform(s.seed, Purpose::Connectivity, static_cast<std::uint64_t>(post), k) * double(s.neurons));
-        if ((!s.self_connections && pre == post) || std::find(chosen.begin(), chosen.end(), pre) != chosen.end())
-          continue;
+        const std::uint64_t bit = std::uint64_t(1) << (pre & 63);
+        if ((!s.self_connections && pre == post) || (taken[pre >> 6] & bit) != 0) continue;
+        taken[pre >> 6] |= bit;
         chosen.push_back(pre);
       }
-      for (auto pre : chosen) out[pre].push_back(static_cast<std::int32_t>(post));  // post ascending: sorted
+      for (auto pre : chosen) {
+        out[pre].push_back(static_cast<std::int32_t>(post));  // post ascending: sorted
+        taken[pre >> 6] = 0;
+      }
     }
   } else if (s.connectivity != "none") {
     throw std::invalid_argument("network: unknown connectivity '" + s.connectivity + "'");

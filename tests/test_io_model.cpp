@@ -29,8 +29,9 @@ std::vector<double> heterogeneous_g_cal(std::int64_t cells) {
 // Runs `steps` with a pulse early on (so cells spike and diverge), returns every variable of every cell.
 template <class Backend, class Real>
 std::vector<std::vector<double>> simulate(const GapNetwork& net, const std::vector<double>& g_cal, int steps,
-                                          bool mesh_kernel, io::IoParameters p = {}) {
+                                          bool mesh_kernel, io::IoParameters p = {}, int gap_split = -1) {
   io::IoSimulation<Backend, Real> sim(p, net, g_cal, mesh_kernel);
+  sim.set_gap_split(gap_split);
   for (int n = 0; n < steps; ++n) sim.step(n >= 50 && n < 150 ? 6.0 : 0.0);
   std::vector<std::vector<double>> out;
   for (int v = 0; v < io::NUM_VARS; ++v) out.push_back(sim.variable(v));
@@ -89,6 +90,30 @@ TEST_SUITE("io_model") {
     CHECK(max_abs_diff(a, b) == 0.0);
   }
   TEST_CASE_TEMPLATE_APPLY(io_mesh_vs_csr, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("split (warp-per-cell) gap currents agree with the fused kernel", Backend, io_gap_split) {
+    GapNetwork net = make_all_to_all(48, 0.04);  // 47 junctions per cell: the GPU default would split
+    const auto g = heterogeneous_g_cal(net.cells);
+    for (bool per_junction_g : {false, true}) {
+      CAPTURE(per_junction_g);
+      if (per_junction_g) {
+        net.conductance.resize(net.sources.size());
+        for (std::size_t k = 0; k < net.sources.size(); ++k) net.conductance[k] = 0.01 + 0.001 * double(k % 37);
+      }
+      const auto fused = simulate<Backend, double>(net, g, 300, false, {}, 0);
+      const auto split = simulate<Backend, double>(net, g, 300, false, {}, 1);
+      const auto serial = simulate<SerialBackend, double>(net, g, 300, false, {}, 0);
+      if (Backend::is_gpu) {  // lanes add in a tree: rounding differs
+        CHECK(max_abs_diff(fused, split) < 1e-9);
+        CHECK(max_abs_diff(serial, split) < 1e-9);
+      } else {  // one lane per cell: the same order, the same bits
+        CHECK(max_abs_diff(fused, split) == 0.0);
+        CHECK(max_abs_diff(serial, split) == 0.0);
+      }
+      CHECK(split[io::V_DEND][0] != split[io::V_DEND][1]);  // coupled cells with different g_CaL do differ
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_gap_split, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE_TEMPLATE_DEFINE("mesh border: missing neighbours contribute nothing", Backend, io_mesh_border) {
     // Identical cells on a mesh stay identical: border cells (fewer neighbours) feel no extra current.

@@ -112,8 +112,10 @@ TEST_SUITE("spiking_core") {
     for (std::size_t k = 0; k < spiking.size(); ++k) lh(k) = spiking[k];
     Kokkos::deep_copy(list, lh);
     Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring("ring", slots * receptors, net.neurons);
-    SpikeDeliverFunctor<Exec> f{syn, list, ring, step, slots, receptors};
-    Kokkos::parallel_for(Kokkos::TeamPolicy<Exec>(int(spiking.size()), Kokkos::AUTO), f);
+    Kokkos::View<long long*, Mem> counters("counters", kSpikeCounters);
+    Kokkos::deep_copy(Kokkos::subview(counters, int(StepSpikes)), static_cast<long long>(spiking.size()));
+    SpikeDeliverFunctor<Exec> f{syn, list, counters, ring, step, slots, receptors};
+    Kokkos::parallel_for(Kokkos::TeamPolicy<Exec>(3, Kokkos::AUTO), f);  // fewer teams than spikes: teams loop
     auto rh = Kokkos::create_mirror_view(ring);
     Kokkos::deep_copy(rh, ring);
     // host reference in fixed point, then converted
@@ -140,6 +142,105 @@ TEST_SUITE("spiking_core") {
   }
   TEST_CASE_TEMPLATE_APPLY(delivery_matches_host, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE_TEMPLATE_DEFINE("spike lists by atomic append (GPU default) and by scan give identical runs", Backend,
+                            append_matches_scan) {
+    point::NamedSet set = point::point_parameter_set("coba");
+    spiking::NetworkSpec ns = point::named_network(set, 2000, 5);
+    ns.probability = 0.04;
+    ns.poisson_sources = 50;
+    ns.poisson_probability = 0.1;
+    ns.w_poisson.value = 0.5;
+    point::DriveSpec drive = point::named_drive(set, 2000);
+    drive.poisson_rate_hz = 10.0;
+    const auto setup = point::make_point_setup(set.params, set.initial, ns, drive);
+    std::vector<std::pair<std::int64_t, std::int64_t>> spikes[2];
+    std::vector<double> v[2];
+    std::int64_t totals[2] = {0, 0};
+    for (int atomic = 0; atomic < 2; ++atomic) {
+      point::PointNetworkSimulation<Backend, double> sim(setup);
+      sim.set_atomic_append(atomic == 1);
+      sim.enable_spike_log(1 << 16);  // small: the host drains it several times
+      for (int n = 0; n < 1500; ++n) sim.step();
+      spikes[atomic] = sim.drain_spikes();
+      v[atomic] = sim.variable(point::V);
+      totals[atomic] = sim.total_spikes();
+    }
+    REQUIRE(spikes[0].size() > 1000);
+    CHECK(std::is_sorted(spikes[1].begin(), spikes[1].end()));
+    CHECK(spikes[0] == spikes[1]);
+    CHECK(v[0] == v[1]);
+    CHECK(totals[0] == totals[1]);
+    CHECK(totals[0] > static_cast<std::int64_t>(spikes[0].size()));  // the Poisson sources' spikes count too
+  }
+  TEST_CASE_TEMPLATE_APPLY(append_matches_scan, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("dense storage delivers exactly what the CSR delivers, sources staying in CSR", Backend,
+                            dense_matches_csr) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    auto spec = small_spec("all_to_all", 9);
+    spec.w_inh = {"uniform", 0, -4.0, -1.0};
+    spec.delay_ms = 0.3;
+    spec.poisson_sources = 20;
+    spec.poisson_probability = 0.5;
+    spec.w_poisson = {"constant", 0.7, 0, 0};
+    const SynapseNetwork net = build_network(spec, 0.1);
+    const auto csr = DeviceSynapses<Mem>::upload(net);
+    const auto rest = DeviceSynapses<Mem>::upload(net, true);  // the sources' rows only
+    const auto dense = DenseSynapses<Mem>::upload(net, rest.scale);
+    CHECK(rest.count == net.offsets.back() - net.offsets[net.neurons]);
+    CHECK(dense.delay == 3);
+    const int slots = csr.max_delay + 1, receptors = 2, step = 5;
+    // ascending list: neurons first, then sources (as the compaction writes it)
+    const std::vector<int> spiking = {1, 2, 77, 399, 400, 401, 499, 500, 507, 519};
+    Kokkos::View<int*, Mem> list("list", spiking.size());
+    auto lh = Kokkos::create_mirror_view(list);
+    for (std::size_t k = 0; k < spiking.size(); ++k) lh(k) = spiking[k];
+    Kokkos::deep_copy(list, lh);
+    Kokkos::View<long long*, Mem> counters("counters", kSpikeCounters);
+    auto ch = Kokkos::create_mirror_view(counters);
+    Kokkos::deep_copy(ch, 0LL);
+    ch(StepSpikes) = static_cast<long long>(spiking.size());
+    ch(StepNeuronSpikes) = 7;
+    Kokkos::deep_copy(counters, ch);
+    using Ring = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>;
+    Ring a("ring_csr", slots * receptors, net.neurons), b("ring_dense", slots * receptors, net.neurons);
+    Kokkos::parallel_for(Kokkos::TeamPolicy<Exec>(4, Kokkos::AUTO),
+                         SpikeDeliverFunctor<Exec>{csr, list, counters, a, step, slots, receptors});
+    Kokkos::parallel_for(Kokkos::TeamPolicy<Exec>(4, Kokkos::AUTO),
+                         SpikeDeliverFunctor<Exec>{rest, list, counters, b, step, slots, receptors});
+    Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, net.neurons),
+                         DenseDeliverFunctor<Mem>{dense, list, counters, b, step, slots, receptors});
+    auto ah = Kokkos::create_mirror_view(a);
+    auto bh = Kokkos::create_mirror_view(b);
+    Kokkos::deep_copy(ah, a);
+    Kokkos::deep_copy(bh, b);
+    long long nonzero = 0, differ = 0;
+    for (int row = 0; row < slots * receptors; ++row)
+      for (std::int64_t i = 0; i < net.neurons; ++i) {
+        nonzero += ah(row, i) != 0;
+        differ += ah(row, i) != bh(row, i);
+      }
+    CHECK(nonzero > net.neurons);  // both receptors (and the sources' slot) were hit
+    CHECK(differ == 0);
+  }
+  TEST_CASE_TEMPLATE_APPLY(dense_matches_csr, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("a network with dense storage spikes exactly as with CSR storage", Backend,
+                            dense_network_matches_csr) {
+    point::NamedSet set = point::point_parameter_set("izhikevich2003");  // all-to-all, self included
+    spiking::NetworkSpec ns = point::named_network(set, 400, 3);
+    ns.delay_ms = 1.0;
+    auto setup = point::make_point_setup(set.params, set.initial, ns, point::named_drive(set, 400));
+    const auto csr = test::run_point<Backend, double>(setup, 400);
+    setup.dense_synapses = true;
+    const auto dense = test::run_point<Backend, double>(setup, 400);
+    REQUIRE(csr.spikes.size() > 100);
+    CHECK(csr.spikes == dense.spikes);
+    CHECK(csr.v == dense.v);
+  }
+  TEST_CASE_TEMPLATE_APPLY(dense_network_matches_csr, KBRAIN_TEST_BACKENDS);
+
   TEST_CASE_TEMPLATE_DEFINE("Poisson sources fire at their rate and are the same on every backend", Backend,
                             poisson_rate) {
     point::NamedSet set = point::point_parameter_set("cuba");
@@ -153,17 +254,17 @@ TEST_SUITE("spiking_core") {
     const auto setup = point::make_point_setup(set.params, set.initial, ns, drive);
     point::PointNetworkSimulation<Backend, double> sim(setup);
     sim.enable_spike_log();
-    std::int64_t total = 0;
-    for (int n = 0; n < 10000; ++n) total += sim.step();
+    for (int n = 0; n < 10000; ++n) sim.step();
+    std::int64_t total = sim.total_spikes();
     const auto neuron_spikes = sim.drain_spikes();
     CHECK(!neuron_spikes.empty());  // the sources drive the neurons
     total -= static_cast<std::int64_t>(neuron_spikes.size());
     const double expected = 200 * 20.0;                    // 200 sources x 20 Hz x 1 s
     CHECK(std::fabs(double(total) - expected) < 5 * std::sqrt(expected) + 0.05 * expected);
     point::PointNetworkSimulation<SerialBackend, double> ref(setup);
-    std::int64_t ref_total = 0;
     ref.enable_spike_log();
-    for (int n = 0; n < 10000; ++n) ref_total += ref.step();
+    for (int n = 0; n < 10000; ++n) ref.step();
+    const std::int64_t ref_total = ref.total_spikes();
     CHECK(total == ref_total - static_cast<std::int64_t>(ref.drain_spikes().size()));
   }
   TEST_CASE_TEMPLATE_APPLY(poisson_rate, KBRAIN_TEST_BACKENDS);

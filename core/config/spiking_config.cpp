@@ -147,6 +147,7 @@ void read_network(TableReader& root, SpikingConfig& s) {
   s.w_inh = weight(*net, "w_inh");
   s.delay_ms = number(*net, "delay", 0.0, 0.0, "a number >= 0 (ms)");
   s.seed = static_cast<std::uint64_t>(integer(*net, "seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
+  if (net->has("storage")) s.storage = net->get_choice("storage", {"csr", "dense"}, std::nullopt);
   net->reject_unknown_keys(type.empty() ? std::string() : fmt::format("with network.type = \"{}\"", type));
 }
 

@@ -47,6 +47,7 @@ struct SpikingConfig {
   std::optional<SpikingWeightConfig> w_exc, w_inh;
   double delay_ms = 0;
   std::uint64_t seed = 1;
+  std::string storage = "csr";         // csr | dense (neuron -> neuron synapses as a weight matrix on the device)
   // [[input]]
   std::vector<SpikingInputConfig> inputs;
   // [record]

@@ -3,7 +3,8 @@
 // method):
 //   1. TPM only: partition the neurons into active / inactive by v (scan) -> `order`;
 //   2. the neuron kernel (cortex_step.hpp): arrivals, S sub-steps in registers, first spike sub-step per neuron;
-//   3. parallel_scan compacts the spike flags (ascending index; the count comes back to the host);
+//   3. parallel_scan compacts the spike flags (ascending index; the count comes back to the host: one
+//      synchronisation per network step, i.e. per 1 ms with EAI);
 //   4. one team per spike adds its synapses' fixed-point weights into the targets' circular event tables
 //      (ring slot step + 1 + delay, delays in network steps, EAI: nearest network step to the exact arrival;
 //      integer sums: identical on every backend);
@@ -21,7 +22,6 @@
 #include "models/point/point_setup.hpp"
 #include "models/point/point_state.hpp"
 #include "spiking/device_synapses.hpp"
-#include "spiking/spike_exchange.hpp"
 
 namespace kbrain::cortex {
 
@@ -92,7 +92,7 @@ class CortexHhSimulation {
     if (params_.lut) launch<true>(n);
     else launch<false>(n);
     int count = 0;
-    spiking::SpikeCompactFunctor<Mem> compact{flags_, list_};
+    CortexCompactFunctor<Mem> compact{flags_, list_};
     Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact, count);
     if (count > 0 && synapses_.count > 0) {
       CortexDeliverFunctor<Exec> deliver{synapses_, list_, flags_, ring_, n, slots_, substeps()};
@@ -105,8 +105,12 @@ class CortexHhSimulation {
       log_used_ += count;
     }
     ++network_steps_;
+    total_spikes_ += count;
     return count;
   }
+
+  // Neuron spikes so far (the runner's interface; known on the host after every step).
+  std::int64_t total_spikes() const { return total_spikes_; }
 
   // Neuron spikes since the last drain as (sub-steps done, neuron), sorted.
   SpikeEvents drain_spikes() {
@@ -167,7 +171,7 @@ class CortexHhSimulation {
   Kokkos::View<const Real*, Mem, Kokkos::MemoryTraits<Kokkos::RandomAccess>> lut_;
   std::int64_t log_capacity_ = 0, log_used_ = 0;
   SpikeEvents host_events_;
-  std::int64_t network_steps_ = 0;
+  std::int64_t network_steps_ = 0, total_spikes_ = 0;
 };
 
 }  // namespace kbrain::cortex

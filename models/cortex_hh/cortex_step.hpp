@@ -261,6 +261,19 @@ struct CortexDeliverFunctor {
   }
 };
 
+// The network step's spike list: parallel_scan over the flags (ascending index, deterministic, no atomics).
+template <class Mem>
+struct CortexCompactFunctor {
+  Kokkos::View<const int*, Mem> flags;
+  Kokkos::View<int*, Mem> list;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, int& offset, const bool final) const {
+    if (flags(i)) {
+      if (final) list(offset) = i;
+      ++offset;
+    }
+  }
+};
+
 // Appends the network step's spikes as (global sub-step + 1, neuron) to the device log.
 template <class Mem>
 struct CortexLogFunctor {

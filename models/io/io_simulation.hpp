@@ -11,6 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/network/gap_network.hpp"
+#include "models/io/io_gap_split.hpp"
 #include "models/io/io_network_device.hpp"
 #include "models/io/io_parameters.hpp"
 #include "models/io/io_state.hpp"
@@ -94,10 +95,19 @@ class IoSimulation {
   void step(double i_app, const std::vector<double>* per_cell = nullptr) {
     if (steps_done_ >= INT32_MAX) throw std::runtime_error("more than 2^31-1 steps in one run");
     if (per_cell) upload_per_cell(*per_cell);
-    if (network_.mesh)
+    ensure_gap_buffer();
+    if (network_.mesh) {
       launch(network_.grid, i_app, per_cell != nullptr);
-    else
+    } else if (split_gap()) {
+      constexpr int kCellsPerTeam = Backend::is_gpu ? 4 : 1, kLanes = Backend::is_gpu ? 32 : 1;
+      const int cells = static_cast<int>(cells_);
+      Kokkos::parallel_for("kbrain::io::gap_currents",
+                           Kokkos::TeamPolicy<Exec>((cells + kCellsPerTeam - 1) / kCellsPerTeam, kCellsPerTeam, kLanes),
+                           CsrCurrentsFunctor<Exec, Real>{network_.csr, state_.cur, i_gap_, cells});
+      launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, per_cell != nullptr);
+    } else {
       launch(network_.csr, i_app, per_cell != nullptr);
+    }
     state_.swap();
     ++steps_done_;
     if (sink_.events.extent(0) != 0 && steps_done_ % spike_interval_ == 0) pending_check_ = true;
@@ -140,10 +150,25 @@ class IoSimulation {
   std::int64_t steps_done() const { return steps_done_; }
   bool uses_mesh_kernel() const { return network_.mesh; }
   std::int64_t device_bytes() const {
-    return static_cast<std::int64_t>(2 * NUM_VARS * cells_ * sizeof(Real) + cells_ * sizeof(Real)) +
+    return static_cast<std::int64_t>(2 * NUM_VARS * cells_ * sizeof(Real) + cells_ * sizeof(Real) +
+                                     i_gap_.extent(0) * sizeof(Real)) +
            network_.device_bytes();
   }
   void fence() const { Exec().fence(); }
+
+  // Gap currents of CSR networks in their own warp-per-cell kernel (io_gap_split.hpp): -1 = on GPU backends, in
+  // float, when the mean number of junctions per cell is at least kSplitMinDegree (default), 0 = never, 1 = always
+  // (any backend; on the host it runs one cell per team, for tests). The default follows the H200 measurements in
+  // docs/performance.md: split is 1.3-1.45x faster in float at 1000 junctions per cell, slower at 10 and 100, and
+  // no faster in double.
+  static constexpr double kSplitMinDegree = 500;
+  void set_gap_split(int mode) { gap_split_mode_ = mode; }
+  bool split_gap() const {
+    if (network_.mesh || cells_ == 0) return false;
+    if (gap_split_mode_ >= 0) return gap_split_mode_ == 1;
+    return Backend::is_gpu && sizeof(Real) == 4 &&
+           double(network_.csr.sources.extent(0)) >= kSplitMinDegree * double(cells_);
+  }
 
   // Host backends: SIMD chunked kernel (default) or the plain one-cell-per-index kernel with libm exp (the
   // "straightforward scalar" baseline the benchmarks compare against). No effect on GPU backends.
@@ -173,6 +198,11 @@ class IoSimulation {
     Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(0, cells_), f);
   }
 
+  void ensure_gap_buffer() {
+    if (split_gap() && i_gap_.extent(0) == 0)
+      i_gap_ = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_gap_current"), cells_);
+  }
+
   void upload_per_cell(const std::vector<double>& v) {
     if (static_cast<std::int64_t>(v.size()) != cells_)
       throw std::invalid_argument("per-cell current has " + std::to_string(v.size()) + " values for " +
@@ -198,6 +228,8 @@ class IoSimulation {
   std::int64_t steps_done_ = 0;
   bool pending_check_ = false;
   bool host_simd_ = true;
+  int gap_split_mode_ = -1;
+  Kokkos::View<Real*, Mem> i_gap_;
 };
 
 }  // namespace kbrain::io

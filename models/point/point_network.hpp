@@ -1,12 +1,18 @@
 #pragma once
-// Drives a network of point neurons on one backend. One step:
+// Drives a network of point neurons on one backend. One step, all launched without waiting for the device:
 //   1. neuron kernel: take this step's arrivals from the ring, integrate, threshold, reset, write spike flags;
 //   2. Poisson sources write their flags (after the neurons);
-//   3. parallel_scan compacts the flags into the step's spike list (ascending index; the count comes back to the
-//      host: the one synchronisation per step);
-//   4. one team per spike adds its synapses' fixed-point weights into ring slot (step + 1 + delay);
-//   5. optionally the list is appended to a device spike log (drained to the host in batches).
-// The ring has max_delay + 1 slots per receptor; integer sums make every backend deliver identical input.
+//   3. the flags become the step's spike list, with the step's counts in device counters and the neuron spikes
+//      appended to the device spike log: on CPUs by a parallel_scan (ascending index, deterministic), on GPUs by one
+//      pass with an atomic increment per spike (unordered; the host sorts the drained log). A block-wise team
+//      compaction was tried and was 3x slower on the H200 (docs/performance.md);
+//   4. a one-thread kernel moves the log and total counters on;
+//   5. a fixed league of teams (the count is read on the device) adds each spike's CSR synapses' fixed-point
+//      weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the weight
+//      matrix column of the step's spiking neurons instead.
+// The host synchronises only to drain the spike log, and before the log could overflow (it counts the steps that
+// are safe even if every neuron spiked in each). The ring has max_delay + 1 slots per receptor; integer sums make
+// every backend deliver identical input.
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -15,6 +21,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/kokkos_compat.hpp"
+#include "core/timing/stopwatch.hpp"
 #include "models/point/hh_step.hpp"
 #include "models/point/izhikevich_step.hpp"
 #include "models/point/lif_step.hpp"
@@ -46,9 +54,13 @@ class PointNetworkSimulation {
     }
     upload(state_.i_ext, setup.i_ext);
     upload(state_.noise_sd, setup.noise_sd);
-    synapses_ = spiking::DeviceSynapses<Mem>::upload(setup.network);
+    synapses_ = spiking::DeviceSynapses<Mem>::upload(setup.network, setup.dense_synapses);
+    if (setup.dense_synapses) dense_ = spiking::DenseSynapses<Mem>::upload(setup.network, synapses_.scale);
     receptors_ = params_.receptors();
     slots_ = synapses_.max_delay + 1;
+    counters_ = Kokkos::View<long long*, Mem>("spike_counters", spiking::kSpikeCounters);
+    counters_host_ = Kokkos::create_mirror_view(counters_);
+    deliver_league_ = Backend::is_gpu ? 2048 : std::max(1, kx::concurrency<Exec>());
     ring_ = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("spike_ring", slots_ * receptors_, neurons_);
     flags_ = Kokkos::View<int*, Mem>("spike_flags", neurons_ + sources_);
     list_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_list"),
@@ -56,17 +68,42 @@ class PointNetworkSimulation {
     poisson_probability_ = setup.poisson_rate_hz * params_.dt * 1e-3;
   }
 
-  // Keep every neuron spike in a device log of `capacity` events; drain_spikes() empties it (and is called
-  // automatically before it would overflow, into the host buffer returned by the next drain_spikes()).
-  void enable_spike_log(std::int64_t capacity = std::int64_t(1) << 20) {
+  // Keep every neuron spike in a device log of `capacity` events (default: room for 64 steps of every neuron
+  // spiking on a GPU, 2 on the CPU, within [2^16, 2^26]); drain_spikes() empties it. The host moves it into its
+  // own buffer before it could overflow; the fewer steps fit, the more often the host has to wait for the device.
+  void enable_spike_log(std::int64_t capacity = 0) {
+    if (capacity <= 0)
+      capacity = std::clamp<std::int64_t>((Backend::is_gpu ? 64 : 2) * neurons_, std::int64_t(1) << 16,
+                                          std::int64_t(1) << 26);
     log_capacity_ = std::max<std::int64_t>(capacity, neurons_);
     log_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_log"), 2 * log_capacity_);
+    log_safe_steps_ = 0;
   }
 
-  int substeps() const { return 1; }
+  int substeps() const { return 1; }  // steps of dt per step() (the runner also drives cortex_hh)
 
-  // Advances one step; returns the number of spikes (neurons and Poisson sources) of this step.
-  std::int64_t step() {
+  // Advances one step (asynchronously on a GPU).
+  void step() { run_step(nullptr); }
+
+  // Wall seconds of the phases of one step, each waited for (diagnostics and benchmarks; slower than step()).
+  struct PhaseSeconds {
+    double neurons = 0, compact = 0, deliver = 0;
+  };
+  void step_profiled(PhaseSeconds& t) { run_step(&t); }
+
+ private:
+  void run_step(PhaseSeconds* t) {
+    Stopwatch clock;
+    const auto lap = [&](double* into) {
+      if (!t) return;
+      Exec().fence();
+      *into += clock.seconds();
+      clock.restart();
+    };
+    if (t) {
+      Exec().fence();
+      clock.restart();
+    }
     if (steps_done_ >= INT32_MAX - 1) throw std::runtime_error("more than 2^31-2 steps in one run");
     const int n = static_cast<int>(steps_done_);
     StepInputs<Real, Mem> in;
@@ -83,17 +120,45 @@ class PointNetworkSimulation {
       spiking::PoissonFlagFunctor<Mem> pf{flags_, static_cast<int>(neurons_), poisson_probability_, seed_, n};
       Kokkos::parallel_for("kbrain::spiking::poisson", Kokkos::RangePolicy<Exec>(0, sources_), pf);
     }
-    int count = 0;
-    spiking::SpikeCompactFunctor<Mem> compact{flags_, list_};
-    Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(0, neurons_ + sources_), compact,
-                          count);
-    if (count > 0 && synapses_.count > 0) {
-      spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, ring_, n, slots_, receptors_};
-      Kokkos::parallel_for("kbrain::spiking::deliver", Kokkos::TeamPolicy<Exec>(count, Kokkos::AUTO), deliver);
+    lap(t ? &t->neurons : nullptr);
+    const int size = static_cast<int>(neurons_ + sources_);
+    const int slot = spiking::step_counter(n);
+    if (atomic_append_) {
+      spiking::AtomicAppendFunctor<Mem> append{flags_, list_, counters_, log_, log_capacity_,
+                                               static_cast<int>(neurons_), n + 1, slot};  // logged as updates done
+      Kokkos::parallel_for("kbrain::spiking::append", Kokkos::RangePolicy<Exec>(0, size), append);
+    } else {
+      spiking::SpikeCompactFunctor<Mem> compact{flags_, list_, counters_, log_, log_capacity_, size,
+                                                static_cast<int>(neurons_), n + 1, slot};
+      Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(0, size), compact);
     }
+    Kokkos::parallel_for("kbrain::spiking::advance", Kokkos::RangePolicy<Exec>(0, 1),
+                         spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_, slot});
+    lap(t ? &t->compact : nullptr);
+    if (synapses_.count > 0) {
+      spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters_, ring_, n, slots_, receptors_, slot};
+      Kokkos::parallel_for("kbrain::spiking::deliver", Kokkos::TeamPolicy<Exec>(deliver_league_, Kokkos::AUTO),
+                           deliver);
+    }
+    if (!dense_.empty()) {
+      spiking::DenseDeliverFunctor<Mem> deliver{dense_, list_, counters_, ring_, n, slots_, receptors_, slot};
+      Kokkos::parallel_for("kbrain::spiking::deliver_dense", Kokkos::RangePolicy<Exec>(0, neurons_), deliver);
+    }
+    lap(t ? &t->deliver : nullptr);
     ++steps_done_;
-    if (count > 0 && log_capacity_ > 0) log_step(count);
-    return count;
+    if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
+  }
+
+ public:
+
+  // Spike lists by atomic append (default on GPUs) or by parallel_scan (default on CPUs); both deliver the same
+  // input. Set before the first step.
+  void set_atomic_append(bool on) { atomic_append_ = on; }
+
+  // Spikes of neurons and Poisson sources so far (waits for the device).
+  std::int64_t total_spikes() {
+    read_counters();
+    return counters_host_(spiking::TotalSpikes);
   }
 
   // Neuron spikes since the last drain as (updates done, neuron), sorted.
@@ -111,7 +176,8 @@ class PointNetworkSimulation {
   std::int64_t synapse_count() const { return synapses_.count; }
   std::int64_t steps_done() const { return steps_done_; }
   std::int64_t device_bytes() const {
-    return synapses_.device_bytes() + static_cast<std::int64_t>(ring_.span() * sizeof(long long)) +
+    return synapses_.device_bytes() + (dense_.empty() ? 0 : dense_.device_bytes()) +
+           static_cast<std::int64_t>(ring_.span() * sizeof(long long)) + 2 * log_capacity_ * 4 +
            neurons_ * 8 * static_cast<std::int64_t>(sizeof(Real));
   }
   void fence() const { Exec().fence(); }
@@ -136,32 +202,37 @@ class PointNetworkSimulation {
         Kokkos::parallel_for("kbrain::point::izhikevich", policy, f);
         break;
       }
+      case NeuronModel::CortexHh:
+        throw std::invalid_argument("cortex_hh networks run on cortex::CortexHhSimulation");
     }
   }
 
-  void log_step(int count) {
-    // Only neuron spikes are logged: the list is ascending, so they are its first entries.
-    int neuron_spikes = count;
-    if (sources_ > 0) {
-      neuron_spikes = 0;
-      Kokkos::parallel_reduce(
-          "kbrain::spiking::count_neurons", Kokkos::RangePolicy<Exec>(0, count),
-          spiking::CountBelowFunctor<Mem>{list_, static_cast<int>(neurons_)}, neuron_spikes);
-    }
-    if (neuron_spikes == 0) return;
-    if (log_used_ + neuron_spikes > log_capacity_) move_log_to_host();
-    spiking::SpikeLogFunctor<Mem> f{list_, log_, static_cast<int>(log_used_), static_cast<int>(steps_done_)};
-    Kokkos::parallel_for("kbrain::spiking::log", Kokkos::RangePolicy<Exec>(0, neuron_spikes), f);
-    log_used_ += neuron_spikes;
+  void read_counters() {
+    Kokkos::deep_copy(counters_host_, counters_);
+    if (counters_host_(spiking::LogOverflow) != 0) throw std::logic_error("spike log overflow (host check missed)");
+  }
+
+  // Moves the log to the host when another step might not fit; then counts the steps that surely fit.
+  void check_log() {
+    read_counters();
+    if (log_capacity_ - counters_host_(spiking::LogUsed) < neurons_) move_log_to_host();
+    log_safe_steps_ = (log_capacity_ - counters_host_(spiking::LogUsed)) / neurons_;
   }
 
   void move_log_to_host() {
-    if (log_used_ == 0) return;
-    auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * log_used_));
+    read_counters();
+    const std::int64_t used = counters_host_(spiking::LogUsed);
+    if (used == 0) return;
+    auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * used));
     auto h = Kokkos::create_mirror_view(sub);
     Kokkos::deep_copy(h, sub);
-    for (std::int64_t k = 0; k < log_used_; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
-    log_used_ = 0;
+    const std::size_t first = host_events_.size();
+    for (std::int64_t k = 0; k < used; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
+    if (atomic_append_)  // spikes of a step are logged in no particular order
+      std::sort(host_events_.begin() + static_cast<std::ptrdiff_t>(first), host_events_.end());
+    counters_host_(spiking::LogUsed) = 0;
+    Kokkos::deep_copy(Kokkos::subview(counters_, int(spiking::LogUsed)), 0LL);
+    log_safe_steps_ = log_capacity_ / neurons_;
   }
 
   PointParameters params_;
@@ -169,11 +240,15 @@ class PointNetworkSimulation {
   std::uint64_t seed_;
   PointState<Real, Mem> state_;
   spiking::DeviceSynapses<Mem> synapses_;
-  int receptors_ = 2, slots_ = 1;
+  spiking::DenseSynapses<Mem> dense_;
+  int receptors_ = 2, slots_ = 1, deliver_league_ = 1;
+  bool atomic_append_ = Backend::is_gpu;
+  Kokkos::View<long long*, Mem> counters_;
+  typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
   Kokkos::View<int*, Mem> flags_, list_, log_;
   double poisson_probability_ = 0;
-  std::int64_t log_capacity_ = 0, log_used_ = 0;
+  std::int64_t log_capacity_ = 0, log_safe_steps_ = 0;
   SpikeEvents host_events_;
   std::int64_t steps_done_ = 0;
 };

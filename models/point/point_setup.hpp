@@ -30,6 +30,7 @@ struct PointSetup {
   std::vector<double> i_ext, noise_sd;
   std::uint64_t seed = 1;
   double poisson_rate_hz = 0;
+  bool dense_synapses = false;               // neuron -> neuron synapses as a dense matrix on the device
 };
 
 // Initial values, Izhikevich cell parameters (r ~ U(0,1) keyed on (seed, neuron)) and the drive.
