@@ -2,6 +2,8 @@
 // The one place where Kokkos version differences live (kbrain builds against Kokkos 3.4 ... 5.x).
 //  - math functions: Kokkos::Experimental::exp (3.x) vs Kokkos::exp (4.0+)
 //  - concurrency(): static in 3.x, member in 4.x (calling it on an instance works for both)
+//  - 64-bit integer atomics: 3.x implements *signed* 64-bit atomic adds on CUDA as a compare-and-swap loop
+//    (atomic_add_i64 / atomic_increment_i64 go through unsigned long long, which maps to the native instruction)
 #include <Kokkos_Core.hpp>
 
 #ifndef KOKKOS_VERSION
@@ -34,6 +36,22 @@ int concurrency() {
 }
 
 inline constexpr int kokkos_version = KOKKOS_VERSION;
+
+// 64-bit signed atomic add / increment through unsigned long long (two's-complement addition is the same bits), so
+// that Kokkos 3.x on CUDA uses atomicAdd instead of a CAS loop, which collapses when many threads hit one address.
+KOKKOS_INLINE_FUNCTION void atomic_add_i64(long long* p, long long v) {
+  Kokkos::atomic_add(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+KOKKOS_INLINE_FUNCTION void atomic_add_i64(long* p, long v) {
+  static_assert(sizeof(long) == sizeof(unsigned long long), "64-bit long expected");
+  Kokkos::atomic_add(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+KOKKOS_INLINE_FUNCTION long long atomic_increment_i64(long long* p) {
+  return static_cast<long long>(Kokkos::atomic_fetch_add(reinterpret_cast<unsigned long long*>(p), 1ULL));
+}
+KOKKOS_INLINE_FUNCTION long atomic_increment_i64(long* p) {
+  return static_cast<long>(Kokkos::atomic_fetch_add(reinterpret_cast<unsigned long long*>(p), 1ULL));
+}
 
 }  // namespace kbrain::kx
 

@@ -108,9 +108,15 @@ int cmd_compare(const CompareOptions& o) {
     fmt::print(stderr, "[compare] {} cells ({}), {} junctions\n", cells, label,
                plan.generator ? plan.generator->expected_junctions : double(plan.network->junctions()));
 
+    // Slow-backend budget in mesh-equivalent cell-steps: a cell with J junctions costs max(1, J/8) mesh cells
+    // (the 8-neighbour mesh), so dense random networks run proportionally fewer CPU steps.
+    const double junctions = plan.generator ? plan.generator->expected_junctions : double(plan.network->junctions());
+    const auto work = static_cast<std::int64_t>(
+        std::ceil(double(cells) * std::max(1.0, junctions / std::max<double>(1.0, double(cells)) / 8.0)));
+
     // Reference: serial double (or the first backend in double when serial is not compiled in).
     IoRunPlan ref_plan = plan;
-    ref_plan.steps = budget_steps(fact[ref_backend], cells, plan.steps, budget);
+    ref_plan.steps = budget_steps(fact[ref_backend], work, plan.steps, budget);
     const IoRunResult ref = run_io_on(ref_backend, Precision::Double, ref_plan);
 
     for (auto& b : backends)
@@ -120,7 +126,7 @@ int cmd_compare(const CompareOptions& o) {
           r = ref;
         } else {
           IoRunPlan p = plan;
-          p.steps = budget_steps(fact[b], cells, plan.steps, budget);
+          p.steps = budget_steps(fact[b], work, plan.steps, budget);
           r = run_io_on(b, prec, p);
         }
         ComparisonRow row;

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   cmp_cmd->add_option("--sizes", cmp.sizes, "Network sizes (mesh side or cells), comma-separated")->delimiter(',');
   cmp_cmd->add_option("--steps,-n", cmp.steps, "Override the number of steps");
   cmp_cmd->add_option("--max-slow-cell-steps", cmp.max_slow_cell_steps,
-                      "Cell-steps budget for serial (x threads for OpenMP); beyond it fewer steps run");
+                      "Serial budget in mesh-equivalent cell-steps (cells x steps x max(1, junctions/cell / 8); x threads for OpenMP); beyond it fewer steps run");
   cmp_cmd->add_option("--out,-o", cmp.out_dir, "Output folder (default: out/<experiment name>/compare)");
 
   kbrain::AccuracyOptions acc;

@@ -9,7 +9,7 @@
 //  - StepAdvanceFunctor: one thread that moves the log and total counters on;
 //  - SpikeDeliverFunctor: a fixed league of teams loops over the step's spikes (the count is read on the device),
 //    the team's threads over the outgoing synapses, each adding its fixed-point weight into the target's ring slot
-//    for step + 1 + delay (integer atomics: order-independent sums);
+//    for step + 1 + delay (integer atomics, native 64-bit: order-independent sums);
 //  - DenseDeliverFunctor: for dense neuron->neuron storage, one thread per target sums the weight-matrix column
 //    entries of the step's spiking neurons (coalesced row reads, no atomics, fixed order);
 //  - PoissonFlagFunctor: source s spikes at step n when uniform(seed, s, n) < rate * dt.
@@ -17,6 +17,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/kokkos_compat.hpp"
 #include "spiking/counter_draws.hpp"
 #include "spiking/device_synapses.hpp"
 
@@ -72,9 +73,9 @@ struct AtomicAppendFunctor {
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     if (!flags(i)) return;
-    list(Kokkos::atomic_fetch_add(&counters(slot), 1LL)) = i;
+    list(kx::atomic_increment_i64(&counters(slot))) = i;
     if (i < neurons) {
-      const long long at = counters(LogUsed) + Kokkos::atomic_fetch_add(&counters(slot + 1), 1LL);
+      const long long at = counters(LogUsed) + kx::atomic_increment_i64(&counters(slot + 1));
       if (log_capacity > 0 && at < log_capacity) {
         log(2 * at) = step;
         log(2 * at + 1) = i;
@@ -119,7 +120,7 @@ struct SpikeDeliverFunctor {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t k) {
         const int dr = syn.delay_receptor(k);
         const int slot = (step + 1 + (dr >> 1)) % slots;
-        Kokkos::atomic_add(&ring(slot * receptors + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
+        kx::atomic_add_i64(&ring(slot * receptors + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
       });
     }
   }

@@ -44,7 +44,7 @@ struct KindRules {
 KindRules rules_for(const std::string& kind) {
   if (kind == "lif") return {{"coba", "cuba", "lif"}, {"euler", "exponential_euler", "exact", "rk4"},
                              {"conductance_exp", "conductance_alpha", "current_exp"}};
-  if (kind == "hh") return {{"cobahh"}, {"exponential_euler", "euler"}, {"conductance_exp"}};
+  if (kind == "hh") return {{"cobahh"}, {"exponential_euler", "euler"}, {"conductance_exp", "conductance_alpha"}};
   if (kind == "cortex_hh") return {{"wang2012"}, {"forward_euler", "exponential_euler"}, {"conductance_alpha"}};
   return {{"izhikevich2003"}, {"net_m", "euler"}, {"delta"}};
 }

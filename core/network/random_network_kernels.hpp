@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/kokkos_compat.hpp"
 #include "core/network/device_sampling.hpp"
 #include "core/network/random_network.hpp"
 
@@ -170,7 +171,7 @@ struct SymmetricDegree {  // degree(i) = |U(i)| (pre-set) + #{j : i in U(j)}
   Kokkos::View<std::int64_t*, Mem> degree;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
     for (std::int64_t k = up_offsets(i); k < up_offsets(i + 1); ++k)
-      Kokkos::atomic_add(&degree(up_sources(k)), std::int64_t(1));
+      kx::atomic_add_i64(&degree(up_sources(k)), std::int64_t(1));
   }
 };
 
@@ -188,7 +189,7 @@ struct SymmetricFill {  // lower part by scatter (atomic cursor), upper part cop
     const std::int64_t b = up_offsets(i), n = up_offsets(i + 1) - b, upper_start = offsets(i + 1) - n;
     for (std::int64_t k = 0; k < n; ++k) {
       const std::int32_t j = up_sources(b + k);
-      const std::int64_t slot = Kokkos::atomic_fetch_add(&cursor(j), std::int64_t(1));
+      const std::int64_t slot = kx::atomic_increment_i64(&cursor(j));
       sources(slot) = static_cast<std::int32_t>(i);
       sources(upper_start + k) = j;
       if (g_range) {

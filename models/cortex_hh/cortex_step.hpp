@@ -237,7 +237,8 @@ struct TpmPartitionFunctor {
   }
 };
 
-// Spike delivery into the circular event tables (as spiking::SpikeDeliverFunctor), one team per spike. With EAI
+// Spike delivery into the circular event tables (as spiking::SpikeDeliverFunctor), one team per spike, native
+// 64-bit integer atomics (kx::atomic_add_i64). With EAI
 // (S > 1) a spike in the second half of its network step arrives one network step later, so that each arrival
 // lands on the network-step boundary nearest to spike time + delay (error within +-network_dt/2, unbiased);
 // with S = 1 the arrival is exactly spike step + delay.
@@ -256,7 +257,7 @@ struct CortexDeliverFunctor {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t k) {
       const int dr = syn.delay_receptor(k);
       const int slot = (step + 1 + late + (dr >> 1)) % slots;
-      Kokkos::atomic_add(&ring(slot * 2 + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
+      kx::atomic_add_i64(&ring(slot * 2 + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
     });
   }
 };

@@ -1,6 +1,6 @@
 #pragma once
-// Hodgkin-Huxley point neuron, Traub-Miles Na/K (+ optional M current), conductance synapses, as in the COBAHH
-// benchmark. ExponentialEuler is Brian2's 'exponential_euler': every variable x with dx/dt = A + B x advances
+// Hodgkin-Huxley point neuron, Traub-Miles Na/K (+ optional M current), conductance synapses (exponential as in the
+// COBAHH benchmark, or alpha), as in the COBAHH benchmark. ExponentialEuler is Brian2's 'exponential_euler': every variable x with dx/dt = A + B x advances
 // exactly with A, B evaluated from the state at the step start. Euler is also offered. A spike is v > v_threshold
 // while not refractory; refractoriness only blocks detection. Rates use a stable exprel (Brian2's definition).
 #include <cmath>
@@ -24,7 +24,7 @@ KOKKOS_INLINE_FUNCTION Real exprel(Real x) {
 template <class Real>
 struct HhConstants {
   Real dt, c_m, g_l, e_l, v_th, e_e, e_i, g_na, g_kd, g_m, e_na, e_k, v_t, tau_e, tau_i, decay_e, decay_i;
-  int refractory_steps, integrator;
+  int refractory_steps, integrator, synapse;
   static HhConstants make(const PointParameters& p) {
     HhConstants c;
     c.dt = Real(p.dt); c.c_m = Real(p.c_m); c.g_l = Real(p.g_l); c.e_l = Real(p.e_l); c.v_th = Real(p.v_threshold);
@@ -35,6 +35,7 @@ struct HhConstants {
     c.decay_i = Real(std::exp(-p.dt / p.tau_i));
     c.refractory_steps = static_cast<int>(p.refractory_steps());
     c.integrator = static_cast<int>(p.integrator);
+    c.synapse = static_cast<int>(p.synapse);
     return c;
   }
 };
@@ -57,7 +58,16 @@ struct HhStepFunctor {
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const Real v = s.v(i), m = s.m(i), h = s.h(i), n = s.n(i);
-    const Real ge = s.ge(i) + in.take(0, i), gi = s.gi(i) + in.take(1, i);
+    const bool alpha = c.synapse == int(SynapseKind::ConductanceAlpha);
+    // exponential synapses: arrivals jump g; alpha synapses: arrivals jump x by e*w and g follows x (peak w at tau)
+    Real ge = s.ge(i), gi = s.gi(i), xe = 0, xi = 0;
+    if (alpha) {
+      xe = s.xe(i) + Real(2.718281828459045) * in.take(0, i);
+      xi = s.xi(i) + Real(2.718281828459045) * in.take(1, i);
+    } else {
+      ge += in.take(0, i);
+      gi += in.take(1, i);
+    }
     const Real p = c.g_m > Real(0) ? s.p(i) : Real(0);
     const Real I = in.current(i);
     const bool exponential = c.integrator != int(Integrator::Euler);
@@ -89,8 +99,15 @@ struct HhStepFunctor {
       const Real tau_p = Real(1000) / (Real(3.3) * kx::exp((v + Real(35)) / Real(20)) + kx::exp(-(v + Real(35)) / Real(20)));
       s.p(i) = exponential ? p_inf + (p - p_inf) * kx::exp(-dt / tau_p) : p + dt * (p_inf - p) / tau_p;
     }
-    s.ge(i) = exponential ? ge * c.decay_e : ge - dt * ge / c.tau_e;
-    s.gi(i) = exponential ? gi * c.decay_i : gi - dt * gi / c.tau_i;
+    if (alpha) {  // dg/dt = (x - g) / tau, dx/dt = -x / tau (x frozen over the step for g, as the LIF model does)
+      s.ge(i) = exponential ? xe + (ge - xe) * c.decay_e : ge + dt * (xe - ge) / c.tau_e;
+      s.gi(i) = exponential ? xi + (gi - xi) * c.decay_i : gi + dt * (xi - gi) / c.tau_i;
+      s.xe(i) = exponential ? xe * c.decay_e : xe - dt * xe / c.tau_e;
+      s.xi(i) = exponential ? xi * c.decay_i : xi - dt * xi / c.tau_i;
+    } else {
+      s.ge(i) = exponential ? ge * c.decay_e : ge - dt * ge / c.tau_e;
+      s.gi(i) = exponential ? gi * c.decay_i : gi - dt * gi / c.tau_i;
+    }
     const bool nr = in.step - s.last_spike(i) >= c.refractory_steps;
     const bool spike = nr && v_new > c.v_th;
     if (spike) s.last_spike(i) = in.step;
