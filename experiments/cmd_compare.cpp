@@ -13,6 +13,7 @@
 #include "experiments/commands.hpp"
 #include "experiments/io_dispatch.hpp"
 #include "experiments/io_run_plan.hpp"
+#include "experiments/mpi_env.hpp"
 #include "experiments/spiking_commands.hpp"
 #include "experiments/report_files.hpp"
 
@@ -62,6 +63,9 @@ void fill_agreement(ComparisonRow& row, const IoRunResult& r, const IoRunResult&
 }  // namespace
 
 int cmd_compare(const CompareOptions& o) {
+  if (!o.ranks.empty()) return cmd_compare_ranks(o);
+  if (mpi_world_size() > 1)
+    throw ConfigError("kbrain compare does not run under mpirun; use `kbrain compare --ranks K1,K2,...` instead");
   const ExperimentConfig cfg = load_experiment(o.experiment);
   const auto backends = choose_backends(o, cfg);
   std::vector<Precision> precisions;

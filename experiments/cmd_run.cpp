@@ -9,12 +9,14 @@
 #include "experiments/commands.hpp"
 #include "experiments/io_dispatch.hpp"
 #include "experiments/io_run_plan.hpp"
+#include "experiments/mpi_env.hpp"
 #include "experiments/spiking_commands.hpp"
 
 namespace kbrain {
 
 
 int cmd_run(const RunOptions& o) {
+  if (mpi_active()) return cmd_run_mpi(o);  // started by mpirun (MPI build): the distributed runner
   const ExperimentConfig cfg = load_experiment(o.experiment);
   std::string backend = !o.backend.empty() ? o.backend : !cfg.backend.empty() ? cfg.backend : backend_names().front();
   if (!has_backend(backend)) {
@@ -24,11 +26,12 @@ int cmd_run(const RunOptions& o) {
   }
   const Precision precision = o.precision.empty() ? cfg.precision : parse_precision(o.precision);
   if (o.steps < 0) throw ConfigError("--steps must be > 0");
+  if (o.size < 0) throw ConfigError("--size must be >= 1");
   if (is_spiking_model(cfg.model))
     return cmd_run_spiking(cfg, backend, precision, o.steps,
                            o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir));
 
-  IoRunPlan plan = make_io_plan(cfg, 0, o.steps);  // reads every input file before any output exists
+  IoRunPlan plan = make_io_plan(cfg, o.size, o.steps);  // reads every input file before any output exists
   plan.use_mesh_kernel = !o.no_mesh_kernel;
   plan.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
   plan.write_trace = cfg.record.csv || cfg.record.binary;

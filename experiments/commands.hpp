@@ -11,6 +11,8 @@ struct RunOptions {
   std::string experiment, backend, precision, out_dir;
   std::int64_t steps = 0;
   bool no_mesh_kernel = false;
+  std::string partition = "auto";  // under mpirun: auto | blocks | tiles | bricks
+  std::int64_t size = 0;           // > 0: network size override (mesh side or cells), as compare --sizes
 };
 
 struct CompareOptions {
@@ -19,6 +21,10 @@ struct CompareOptions {
   std::vector<std::int64_t> sizes;
   std::int64_t steps = 0;
   std::int64_t max_slow_cell_steps = 0;
+  // Ranks axis (MPI builds, docs/mpi.md): re-launches `mpiexec -n K kbrain run` for each K and tabulates scaling.
+  std::vector<int> ranks;
+  bool weak = false;               // sizes are per rank (weak scaling) instead of total (strong scaling)
+  std::string partition = "auto";
 };
 
 // `kbrain accuracy` (cortex_hh): methods "fe" | "ee" [+eai][+lut][+tpm] against forward Euler at reference_dt.
@@ -32,6 +38,10 @@ struct AccuracyOptions {
 int cmd_backends();
 int cmd_accuracy(const AccuracyOptions& o);
 int cmd_run(const RunOptions& o);
+// `kbrain run` under mpirun (experiments/cmd_run_mpi.cpp; an error in builds without MPI).
+int cmd_run_mpi(const RunOptions& o);
 int cmd_compare(const CompareOptions& o);
+// `kbrain compare --ranks ...` (experiments/cmd_compare_ranks.cpp).
+int cmd_compare_ranks(const CompareOptions& o);
 
 }  // namespace kbrain

@@ -1,6 +1,7 @@
 // kbrain — command-line runner: `kbrain backends | run | compare`.
 #include <cstdlib>
 #include <exception>
+#include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -10,6 +11,10 @@
 #include "core/kokkos_compat.hpp"
 #include "experiments/build_info.hpp"
 #include "experiments/commands.hpp"
+#include "experiments/mpi_env.hpp"
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
 
 int main(int argc, char** argv) {
   kbrain::set_command_line(argc, argv);
@@ -29,6 +34,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--steps,-n", run.steps, "Override the number of steps");
   run_cmd->add_option("--out,-o", run.out_dir, "Output folder (default: out/<experiment name>)");
   run_cmd->add_flag("--no-mesh-kernel", run.no_mesh_kernel, "Use the CSR kernel for mesh2d networks too");
+  run_cmd->add_option("--size", run.size, "Override the network size (mesh side or cells), like compare --sizes");
+  run_cmd->add_option("--partition", run.partition,
+                      "Under mpirun: auto | blocks | tiles (mesh2d) | bricks (gaussian3d); default auto");
 
   kbrain::CompareOptions cmp;
   auto* cmp_cmd = app.add_subcommand("compare", "Run one experiment on several backends and sizes; speedup table");
@@ -40,6 +48,11 @@ int main(int argc, char** argv) {
   cmp_cmd->add_option("--max-slow-cell-steps", cmp.max_slow_cell_steps,
                       "Serial budget in mesh-equivalent cell-steps (cells x steps x max(1, junctions/cell / 8); x threads for OpenMP); beyond it fewer steps run");
   cmp_cmd->add_option("--out,-o", cmp.out_dir, "Output folder (default: out/<experiment name>/compare)");
+  cmp_cmd->add_option("--ranks", cmp.ranks,
+                      "MPI builds: rank counts, comma-separated; runs `mpiexec -n K kbrain run` for each and prints a "
+                      "scaling table (one backend, one precision)")->delimiter(',');
+  cmp_cmd->add_flag("--weak", cmp.weak, "With --ranks: --sizes are per rank (weak scaling); default: total (strong)");
+  cmp_cmd->add_option("--partition", cmp.partition, "With --ranks: auto | blocks | tiles | bricks");
 
   kbrain::AccuracyOptions acc;
   auto* acc_cmd = app.add_subcommand("accuracy", "cortex_hh: numerical methods against forward Euler at a small dt");
@@ -58,22 +71,40 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   int code = 0;
+  // Under mpirun (MPI build): MPI first; one GPU per rank (node-local rank modulo the GPUs) unless --device is given.
+  const bool mpi = kbrain::mpi_start(&argc, &argv);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (mpi && device < 0 && kbrain::mpi_local_rank_from_env() >= 0) {
+    int gpus = 0;
+    if (cudaGetDeviceCount(&gpus) == cudaSuccess && gpus > 0) device = kbrain::mpi_local_rank_from_env() % gpus;
+  }
+#endif
   kbrain::kx::initialize(threads, device);
+  std::string error;
   try {
     if (*backends) code = kbrain::cmd_backends();
     else if (*run_cmd) code = kbrain::cmd_run(run);
     else if (*cmp_cmd) code = kbrain::cmd_compare(cmp);
     else if (*acc_cmd) code = kbrain::cmd_accuracy(acc);
   } catch (const kbrain::ConfigError& e) {
-    fmt::print(stderr, "kbrain: error: {}\n", e.what());
     code = 2;
+    error = e.what();
   } catch (const kbrain::UnknownBackend& e) {
-    fmt::print(stderr, "kbrain: error: {}\n", e.what());
     code = 2;
+    error = e.what();
   } catch (const std::exception& e) {
-    fmt::print(stderr, "kbrain: error: {}\n", e.what());
     code = 1;
+    error = e.what();
+  }
+  if (code != 0 && !error.empty()) {
+    if (kbrain::mpi_world_size() > 1) {
+      // one rank failed: the others may wait in a collective forever; the message comes from the failing rank
+      fmt::print(stderr, "kbrain: error (rank {}): {}\n", kbrain::mpi_world_rank(), error);
+      kbrain::mpi_abort(code);
+    }
+    fmt::print(stderr, "kbrain: error: {}\n", error);
   }
   Kokkos::finalize();
+  if (mpi) kbrain::mpi_finish();
   return code;
 }

@@ -6,6 +6,8 @@
 #   KBRAIN_JOBS    parallel build jobs (default: nproc)
 #   KBRAIN_NATIVE  1 (default): compile host code for this machine's CPU (-march=native: AVX2/AVX-512 + FMA for the
 #                  SIMD host kernels); 0: portable x86-64 binaries
+#   KBRAIN_MPI     auto (default): the MPI runner and its tests when mpicxx and mpiexec are found (setup_deps.sh
+#                  installs Open MPI); 1: require MPI; 0: MPI-free build. `kbrain` starts MPI only under mpirun.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 variant="${1:-host}"
@@ -22,6 +24,11 @@ case "$variant" in
   *) echo "usage: scripts/build.sh [host|cuda] [cmake args...]" >&2; exit 2 ;;
 esac
 [ "${KBRAIN_NATIVE:-1}" = 1 ] && flags+=(-DKBRAIN_NATIVE_ARCH=ON) || flags+=(-DKBRAIN_NATIVE_ARCH=OFF)
+case "${KBRAIN_MPI:-auto}" in
+  1) flags+=(-DKBRAIN_ENABLE_MPI=ON) ;;
+  0) flags+=(-DKBRAIN_ENABLE_MPI=OFF) ;;
+  *) if command -v mpicxx >/dev/null && command -v mpiexec >/dev/null; then flags+=(-DKBRAIN_ENABLE_MPI=ON); fi ;;
+esac
 build="$here/build/$variant"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DKBRAIN_KOKKOS_SOURCE="${KBRAIN_DEPS_DIR:-$here/.deps}/kokkos" "${flags[@]}" "$@" >&2

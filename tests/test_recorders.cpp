@@ -256,6 +256,33 @@ TEST_CASE("spikes.csv is streamed in (step, cell) rows") {
   CHECK(read_text(file) == "step,cell\n4,1\n4,9\n10,0\n");
 }
 
+TEST_CASE("spikes.kbs: binary (step, cell) pairs with the count written at close, beside or instead of CSV") {
+  TempDir dir("spikes_bin");
+  const fs::path csv = dir.path / "spikes.csv", bin = dir.path / "spikes.kbs";
+  {
+    SpikeRecorder rec(csv, bin);
+    rec.record({{4, 1}, {4, 9}});
+    rec.record({{70000, 2000000000}});
+    rec.close();
+  }
+  const auto back = read_binary_spikes(bin);
+  CHECK(back == std::vector<std::pair<std::int64_t, std::int64_t>>{{4, 1}, {4, 9}, {70000, 2000000000}});
+  CHECK(read_text(csv) == "step,cell\n4,1\n4,9\n70000,2000000000\n");
+  CHECK(fs::file_size(bin) == 16 + 3 * 8);
+  const std::string raw = read_text(bin);
+  CHECK(raw.substr(0, 8) == "KBSPIKE1");
+  CHECK(static_cast<unsigned char>(raw[8]) == 3);  // little-endian count
+  CHECK(static_cast<unsigned char>(raw[16]) == 4);  // first step, little-endian int32
+  {
+    SpikeRecorder only_binary({}, dir.path / "b.kbs");
+    only_binary.record({{1, 2}});
+    only_binary.close();
+  }
+  CHECK(read_binary_spikes(dir.path / "b.kbs").size() == 1);
+  CHECK(!fs::exists(dir.path / "b.csv"));
+  CHECK_THROWS_AS(read_binary_spikes(csv), std::runtime_error);  // not a spike file
+}
+
 TEST_CASE("run manifest: atomic rewrite, JSON escaping, non-finite numbers") {
   TempDir dir("manifest");
   const fs::path file = dir.path / "run.json";

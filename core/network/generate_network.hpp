@@ -89,22 +89,25 @@ std::int64_t last_entry(const Kokkos::View<std::int64_t*, Mem>& v) {
 }
 
 // Sweep generators: the directed network (for symmetric: the upper network U).
+// rows: all cells (targets empty) or the cells listed in targets.
 template <class Exec, class Real, class Mem>
-GeneratedNetwork<Real, Mem> sweep(const DeviceTables<Mem>& t) {
+GeneratedNetwork<Real, Mem> sweep(const DeviceTables<Mem>& t,
+                                  Kokkos::View<const std::int64_t*, Mem> targets = {}) {
   GeneratedNetwork<Real, Mem> net;
-  net.cells = t.cells;
-  net.offsets = Kokkos::View<std::int64_t*, Mem>("netgen_offsets", t.cells + 1);  // offsets(cells) = 0
-  Kokkos::parallel_for("kbrain::netgen::count", Kokkos::RangePolicy<Exec>(0, t.cells),
-                       SweepFunctor<Mem, Real, false>{t, net.offsets, {}, {}});
-  Kokkos::parallel_scan("kbrain::netgen::scan", Kokkos::RangePolicy<Exec>(0, t.cells + 1),
+  const std::int64_t rows = targets.extent(0) != 0 ? static_cast<std::int64_t>(targets.extent(0)) : t.cells;
+  net.cells = rows;
+  net.offsets = Kokkos::View<std::int64_t*, Mem>("netgen_offsets", rows + 1);  // offsets(rows) = 0
+  Kokkos::parallel_for("kbrain::netgen::count", Kokkos::RangePolicy<Exec>(0, rows),
+                       SweepFunctor<Mem, Real, false>{t, net.offsets, {}, {}, targets});
+  Kokkos::parallel_scan("kbrain::netgen::scan", Kokkos::RangePolicy<Exec>(0, rows + 1),
                         ExclusiveScan<Mem>{net.offsets});
   const std::int64_t total = last_entry(net.offsets);
   net.sources = Kokkos::View<std::int32_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_sources"),
                                                  total);
   if (t.g_range)
     net.g = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_g"), total);
-  Kokkos::parallel_for("kbrain::netgen::fill", Kokkos::RangePolicy<Exec>(0, t.cells),
-                       SweepFunctor<Mem, Real, true>{t, net.offsets, net.sources, net.g});
+  Kokkos::parallel_for("kbrain::netgen::fill", Kokkos::RangePolicy<Exec>(0, rows),
+                       SweepFunctor<Mem, Real, true>{t, net.offsets, net.sources, net.g, targets});
   return net;
 }
 
@@ -158,6 +161,71 @@ GeneratedNetwork<Real, Mem> generate_network(const RandomNetworkTables& tables) 
   } else {
     net = netgen::sweep<Exec, Real, Mem>(t);
     if (tables.spec.symmetric) net = netgen::symmetrize<Exec, Real, Mem>(net, t.g_range);
+  }
+  net.g_const = tables.spec.constant_conductance() ? tables.spec.g_low : 0.0;
+  Exec().fence();
+  return net;
+}
+
+// Only the rows of the cells in `targets` (global ids, any order, no repeats): row k of the result is exactly row
+// targets[k] of generate_network(tables) (same sources, same order, same conductances), because each directed row
+// is a function of (seed, cell) only. This is how each MPI rank generates its own cells' incoming junctions
+// (docs/mpi.md). Symmetric networks need the other cells' upper lists too: they are generated whole and the rows
+// picked (O(N * density) work and memory on every rank; documented limitation).
+template <class Exec, class Real, class Mem = typename Exec::memory_space>
+GeneratedNetwork<Real, Mem> generate_network_rows(const RandomNetworkTables& tables,
+                                                  const std::vector<std::int64_t>& targets) {
+  for (auto c : targets)
+    if (c < 0 || c >= tables.spec.cells)
+      throw std::invalid_argument("generate_network_rows: cell " + std::to_string(c) + " out of range");
+  GeneratedNetwork<Real, Mem> net;
+  net.g_const = tables.spec.constant_conductance() ? tables.spec.g_low : 0.0;
+  if (targets.empty()) {
+    net.offsets = Kokkos::View<std::int64_t*, Mem>("netgen_offsets", 1);
+    return net;
+  }
+  const netgen::DeviceTables<Mem> t = netgen::upload_tables<Mem>(tables);
+  const auto rows = static_cast<std::int64_t>(targets.size());
+  const auto dtargets = netgen::upload<std::int64_t, Mem>(targets, "netgen_targets");
+  if (tables.spec.symmetric) {
+    const auto full = generate_network<Exec, Real, Mem>(tables).to_host();
+    GapNetwork sub;
+    sub.offsets.assign(1, 0);
+    for (auto c : targets) {
+      for (std::int64_t k = full.offsets[c]; k < full.offsets[c + 1]; ++k) {
+        sub.sources.push_back(full.sources[k]);
+        if (!full.conductance.empty()) sub.conductance.push_back(full.conductance[k]);
+      }
+      sub.offsets.push_back(static_cast<std::int64_t>(sub.sources.size()));
+    }
+    net.cells = rows;
+    net.offsets = Kokkos::View<std::int64_t*, Mem>("netgen_offsets", rows + 1);
+    Kokkos::deep_copy(net.offsets, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                       sub.offsets.data(), sub.offsets.size()));
+    net.sources = Kokkos::View<std::int32_t*, Mem>("netgen_sources", sub.sources.size());
+    Kokkos::deep_copy(net.sources, Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                       sub.sources.data(), sub.sources.size()));
+    if (!sub.conductance.empty()) {
+      net.g = Kokkos::View<Real*, Mem>("netgen_g", sub.conductance.size());
+      auto h = Kokkos::create_mirror_view(net.g);
+      for (std::size_t k = 0; k < sub.conductance.size(); ++k) h(k) = Real(sub.conductance[k]);
+      Kokkos::deep_copy(net.g, h);
+    }
+  } else if (tables.exact_count > 0) {
+    const std::int64_t k = tables.exact_count;
+    net.cells = rows;
+    net.offsets = Kokkos::View<std::int64_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_offsets"),
+                                                   rows + 1);
+    Kokkos::parallel_for("kbrain::netgen::exact_offsets", Kokkos::RangePolicy<Exec>(0, rows + 1),
+                         netgen::EqualSegments<Mem>{net.offsets, k});
+    net.sources = Kokkos::View<std::int32_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_sources"),
+                                                   rows * k);
+    if (t.g_range)
+      net.g = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_g"), rows * k);
+    Kokkos::parallel_for("kbrain::netgen::exact_fill", Kokkos::RangePolicy<Exec>(0, rows),
+                         netgen::ExactFillFunctor<Mem, Real>{t, net.sources, net.g, dtargets});
+  } else {
+    net = netgen::sweep<Exec, Real, Mem>(t, dtargets);
   }
   net.g_const = tables.spec.constant_conductance() ? tables.spec.g_low : 0.0;
   Exec().fence();

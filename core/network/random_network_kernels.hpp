@@ -88,11 +88,16 @@ struct SweepFunctor {
     return n;
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+  // Row r is cell targets(r) (all cells, r = cell, when targets is empty: a subset of rows is generated for one
+  // MPI rank; each row is the same function of (seed, cell) either way).
+  Kokkos::View<const std::int64_t*, Mem> targets;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
+    const std::int64_t i = targets.extent(0) != 0 ? targets(r) : r;
     DrawStream d(t.seed, stream_id(kTopologyStream, i));
-    const std::int64_t base = Fill ? offsets(i) : 0;
+    const std::int64_t base = Fill ? offsets(r) : 0;
     const std::int64_t n = t.gaussian ? gaussian(i, base, d) : uniform(i, base, d);
-    if (!Fill) offsets(i) = n;
+    if (!Fill) offsets(r) = n;
   }
 };
 
@@ -106,8 +111,11 @@ struct ExactFillFunctor {
   Kokkos::View<std::int32_t*, Mem> sources;
   Kokkos::View<Real*, Mem> g;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    const std::int64_t k_total = t.exact_count, base = i * k_total;
+  Kokkos::View<const std::int64_t*, Mem> targets;  // row r is cell targets(r); empty => r
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
+    const std::int64_t i = targets.extent(0) != 0 ? targets(r) : r;
+    const std::int64_t k_total = t.exact_count, base = r * k_total;
     const std::uint64_t others = static_cast<std::uint64_t>(t.cells - 1);
     DrawStream d(t.seed, stream_id(kTopologyStream, i));
     for (std::int64_t k = 0; k < k_total; ++k) sources(base + k) = static_cast<std::int32_t>(d.below(others));

@@ -40,19 +40,24 @@ class TraceRecorder {
   std::filesystem::path bin_path_;
 };
 
-// Spikes as CSV rows "step,cell" in (step, cell) order.
+// Spikes in (step, cell) order, streamed: CSV rows "step,cell" (spikes.csv) and/or the binary spikes.kbs
+// (docs/output-formats.md: magic "KBSPIKE1", uint64 event count written at close, then int32 (step, cell) pairs,
+// little-endian). An empty path leaves that format out.
 class SpikeRecorder {
  public:
-  explicit SpikeRecorder(const std::filesystem::path& csv_file);
+  explicit SpikeRecorder(const std::filesystem::path& csv_file, const std::filesystem::path& binary_file = {});
   // events sorted by (step, cell)
   void record(const std::vector<std::pair<std::int64_t, std::int64_t>>& events);
   void close();
   std::int64_t count() const { return count_; }
 
  private:
-  std::ofstream out_;
+  std::ofstream out_, bin_;
   std::int64_t count_ = 0;
 };
+
+// Reading back spikes.kbs (tests, tools): (step, cell) pairs.
+std::vector<std::pair<std::int64_t, std::int64_t>> read_binary_spikes(const std::filesystem::path& file);
 
 // Reading back the binary trace (tests, tools).
 struct TraceFile {

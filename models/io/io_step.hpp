@@ -81,6 +81,9 @@ struct IoStepFunctor {
   SpikeSink<Mem> spikes;
   Real spike_threshold = Real(-20);
   int step = 0;            // index n+1 written into spike events
+  // Host chunked path: cells [cell_begin, cell_end) (cell_end < 0 => every column of the state). The MPI runner
+  // steps the interior and the border of its cells as two ranges (docs/mpi.md).
+  int cell_begin = 0, cell_end = -1;
 
   // The arithmetic is the specification's, rearranged only where that removes divisions (the kernel is
   // arithmetic-bound on GPUs):
@@ -101,8 +104,8 @@ struct IoStepFunctor {
   // Host backends: kHostChunk cells per index. Gap currents (summed in the same junction order as on the GPU),
   // then one branch-free `omp simd` loop per compartment (small bodies vectorise without spilling), then spikes.
   void operator()(HostChunkTag, const int chunk) const {
-    const int n = static_cast<int>(cur.extent(1));
-    const int b = chunk * kHostChunk;
+    const int n = cell_end >= 0 ? cell_end : static_cast<int>(cur.extent(1));
+    const int b = cell_begin + chunk * kHostChunk;
     const int len = n - b < kHostChunk ? n - b : kHostChunk;
     Real i_c[kHostChunk], i_ext[kHostChunk], va_new[kHostChunk];
     gap.template chunk_currents<VectorExp>(b, len, cur, i_c);

@@ -1,0 +1,131 @@
+// `kbrain compare EXP --ranks 1,2,4 [--sizes ...] [--weak]` (docs/mpi.md): for each size and rank count K, runs
+// `mpiexec -n K kbrain run EXP --size N` (this executable, a fresh MPI job each time), reads its run.json and
+// prints a strong-scaling (fixed total size) or weak-scaling (--weak: fixed size per rank) table with the per-rank
+// phase maxima: generation, plan, simulate, compute, exchange wait. Written to compare_ranks.{md,csv}.
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "backends/registry.hpp"
+#include "experiments/backend_facts.hpp"
+#include "experiments/build_info.hpp"
+#include "experiments/commands.hpp"
+#include "experiments/io_run_plan.hpp"
+#include "kbrain_build_config.hpp"
+
+namespace kbrain {
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::map<std::string, double> read_numbers(const std::filesystem::path& run_json) {
+  std::ifstream f(run_json);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string text = ss.str();
+  std::map<std::string, double> out;
+  const std::regex num("\"([a-z_0-9]+)\"\\s*:\\s*(-?[0-9.eE+-]+)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), num); it != std::sregex_iterator(); ++it)
+    out[(*it)[1]] = std::stod((*it)[2]);
+  if (text.find("\"complete\": true") == std::string::npos) out.clear();
+  return out;
+}
+
+}  // namespace
+
+int cmd_compare_ranks(const CompareOptions& o) {
+  const std::string mpiexec = std::getenv("KBRAIN_MPIEXEC") ? std::getenv("KBRAIN_MPIEXEC") : KBRAIN_MPIEXEC;
+  const std::string flags =
+      std::getenv("KBRAIN_MPIEXEC_FLAGS") ? std::getenv("KBRAIN_MPIEXEC_FLAGS") : KBRAIN_MPIEXEC_FLAGS;
+  if (mpiexec.empty())
+    throw ConfigError("--ranks needs an MPI build (-DKBRAIN_ENABLE_MPI=ON) or KBRAIN_MPIEXEC=<mpiexec>");
+  const ExperimentConfig cfg = load_experiment(o.experiment);
+  if (o.backends.size() > 1 || o.precisions.size() > 1)
+    throw ConfigError("--ranks compares one backend in one precision (give --backends X --precisions Y)");
+  const std::string backend = !o.backends.empty() ? o.backends[0] : !cfg.backend.empty() ? cfg.backend
+                                                                                         : backend_names().front();
+  if (!has_backend(backend)) throw ConfigError(fmt::format("backend '{}' is not compiled into this kbrain", backend));
+  const std::string precision = !o.precisions.empty() ? o.precisions[0] : to_string(cfg.precision);
+  for (int k : o.ranks)
+    if (k < 1) throw ConfigError("--ranks: rank counts must be >= 1");
+  std::vector<std::int64_t> sizes = o.sizes;
+  if (sizes.empty()) sizes.push_back(0);
+  const bool mesh = cfg.network.type == "mesh2d";
+  if (o.weak && sizes[0] == 0) throw ConfigError("--weak needs --sizes (the size per rank)");
+  const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare_ranks"
+                                         : std::filesystem::path(o.out_dir);
+  std::filesystem::create_directories(out_dir);
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+
+  std::string md = fmt::format(
+      "# {} scaling: {} / {} on {}\n\n{} scaling; date {}, commit {}, command `{}`\n\n"
+      "Phase times are maxima over ranks (seconds). `compute` = simulate − exchange wait; `wait %` = exchange wait / "
+      "simulate. Efficiency: strong T1/(K·TK), weak T1/TK (simulate time).\n\n",
+      cfg.name, backend, precision, backend_facts(backend).description, o.weak ? "Weak" : "Strong", today_iso(),
+      git_commit(), command_line());
+  std::string csv = "size,ranks,cells,junctions,steps,generate_s,plan_s,simulate_s,compute_s,exchange_wait_s,"
+                    "wait_pct,halo_values_per_step,speedup,efficiency\n";
+  for (auto size : sizes) {
+    md += "| ranks | cells | junctions | halo values/step | generate s | plan s | simulate s | compute s | "
+          "exchange wait s | wait % | ns/cell-step | speedup | efficiency |\n"
+          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    double t1 = 0;
+    int k1 = 0;
+    for (int k : o.ranks) {
+      std::int64_t run_size = size;
+      if (o.weak) run_size = mesh ? std::llround(double(size) * std::sqrt(double(k))) : size * k;
+      const auto dir = out_dir / fmt::format("size{}_ranks{}", run_size, k);
+      std::string cmd = fmt::format("{} {} -n {} {} run {} -b {} -p {} -o {} --partition {}", shell_quote(mpiexec),
+                                    flags, k, shell_quote(self), shell_quote(o.experiment), backend, precision,
+                                    shell_quote(dir.string()), o.partition);
+      if (run_size > 0) cmd += fmt::format(" --size {}", run_size);
+      if (o.steps > 0) cmd += fmt::format(" --steps {}", o.steps);
+      cmd += " > " + shell_quote((dir.string() + ".log")) + " 2>&1";
+      fmt::print(stderr, "[compare --ranks] {}\n", cmd);
+      const int rc = std::system(cmd.c_str());
+      const auto n = read_numbers(dir / "run.json");
+      if (rc != 0 || n.empty()) {
+        fmt::print(stderr, "[compare --ranks] run failed (exit {}); see {}.log\n", rc, dir.string());
+        md += fmt::format("| {} | failed (see {}.log) |||||||||||\n", k, dir.filename().string());
+        continue;
+      }
+      const double sim = n.at("simulate_s"), wait = n.count("exchange_wait_s") ? n.at("exchange_wait_s") : 0;
+      if (t1 == 0) t1 = sim, k1 = k;
+      const double speedup = t1 / sim * 1.0;
+      const double eff = o.weak ? t1 / sim : t1 * k1 / (sim * k);
+      const double cells = n.at("cells"), steps = n.at("steps");
+      md += fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} | {:.2f} | "
+                        "{:.2f} | {:.2f} |\n",
+                        k, cells, n.count("junctions") ? n.at("junctions") : 0,
+                        n.count("halo_values_per_step") ? n.at("halo_values_per_step") : 0,
+                        n.count("generate_s") ? n.at("generate_s") : 0, n.count("plan_s") ? n.at("plan_s") : 0, sim,
+                        n.count("compute_s") ? n.at("compute_s") : 0, wait, 100 * wait / sim,
+                        sim * 1e9 / (cells * steps), speedup, eff);
+      csv += fmt::format("{},{},{:.0f},{:.0f},{:.0f},{},{},{},{},{},{:.2f},{:.0f},{:.4f},{:.4f}\n", size, k, cells,
+                         n.count("junctions") ? n.at("junctions") : 0, steps,
+                         n.count("generate_s") ? n.at("generate_s") : 0, n.count("plan_s") ? n.at("plan_s") : 0, sim,
+                         n.count("compute_s") ? n.at("compute_s") : 0, wait, 100 * wait / sim,
+                         n.count("halo_values_per_step") ? n.at("halo_values_per_step") : 0, speedup, eff);
+    }
+    md += "\n";
+  }
+  std::ofstream(out_dir / "compare_ranks.md") << md;
+  std::ofstream(out_dir / "compare_ranks.csv") << csv;
+  fmt::print("{}", md);
+  return 0;
+}
+
+}  // namespace kbrain

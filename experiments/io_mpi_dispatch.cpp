@@ -1,0 +1,19 @@
+#include "experiments/io_mpi_dispatch.hpp"
+
+#include "backends/registry.hpp"
+#include "experiments/io_mpi_runner.hpp"
+
+namespace kbrain {
+
+IoMpiRunResult run_io_mpi_on(const std::string& backend, Precision precision, const IoRunPlan& plan,
+                             PartitionChoice choice) {
+  IoMpiRunResult result;
+  with_backend(backend, [&](auto tag) {
+    using B = typename decltype(tag)::type;
+    result = precision == Precision::Float ? run_io_mpi<B, float>(plan, choice, MPI_COMM_WORLD)
+                                           : run_io_mpi<B, double>(plan, choice, MPI_COMM_WORLD);
+  });
+  return result;
+}
+
+}  // namespace kbrain

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Issue 5 measurements (docs/mpi.md, docs/performance.md "MPI"). Usage: scripts/mpi_scaling.sh OUT_DIR [stages]
+#   stages (default "cpu gpu"):
+#     cpu  strong and weak scaling with 1..16 CPU ranks (Serial backend, one core per rank, bound to cores):
+#          Gaussian 3-D (bricks) and the mesh (tiles), via `kbrain compare --ranks`
+#     gpu  Gaussian 4M cells x 1000 junctions, 2000 steps, double: single process, 1 rank and 2 ranks (one GPU each);
+#          checks that the three traces are byte-identical and prints the phase table
+# Build first (MPI on), e.g. on the offline GPU machine:
+#   eval "$(scripts/mpi_sysroot.sh)"; KBRAIN_JOBS=16 scripts/offline_build.sh cuda -DKBRAIN_ENABLE_MPI=ON $KBRAIN_MPI_CMAKE_ARGS
+# Environment:
+#   KBRAIN_BIN        kbrain executable (default build/cuda/experiments/kbrain, else build/host/experiments/kbrain)
+#   KBRAIN_MPIEXEC    mpiexec (default: mpirun from PATH); KBRAIN_MPIEXEC_FLAGS extra flags (default --oversubscribe)
+#   KBRAIN_CPU_RANKS  default 1,2,4,8,16      KBRAIN_CPU_STEPS default 1000
+#   KBRAIN_GPU_EXP    default experiments/io_mpi_gaussian_4m.toml
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${1:?usage: scripts/mpi_scaling.sh OUT_DIR [stages]}"
+stages="${2:-cpu gpu}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+bin="${KBRAIN_BIN:-}"
+if [ -z "$bin" ]; then
+  bin="$here/build/cuda/experiments/kbrain"
+  [ -x "$bin" ] || bin="$here/build/host/experiments/kbrain"
+fi
+mpiexec="${KBRAIN_MPIEXEC:-mpirun}"
+flags="${KBRAIN_MPIEXEC_FLAGS:---oversubscribe}"
+export KBRAIN_MPIEXEC="$(command -v "$mpiexec" || echo "$mpiexec")" KBRAIN_MPIEXEC_FLAGS="$flags"
+export KBRAIN_NO_PROGRESS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+ranks="${KBRAIN_CPU_RANKS:-1,2,4,8,16}"
+steps="${KBRAIN_CPU_STEPS:-1000}"
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "commit: $(git -C "$here" rev-parse --short=10 HEAD) $(git -C "$here" status --porcelain | grep -q . && echo '(+ uncommitted changes)')"
+  echo "host: $(hostname) $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+  echo "kbrain: $bin"; "$bin" backends 2>&1 | head -20
+  echo "mpiexec: $KBRAIN_MPIEXEC $flags"; "$KBRAIN_MPIEXEC" --version 2>&1 | head -1
+  nvidia-smi -L 2>/dev/null
+} | tee "$out/environment.txt"
+rc=0
+for stage in $stages; do
+  echo "=== $stage ($(date -u +%H:%M:%S))"
+  case "$stage" in
+    cpu)
+      # one core per rank: Serial backend, OMP_NUM_THREADS=1, ranks bound to cores
+      export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
+      export KBRAIN_MPIEXEC_FLAGS="$flags --bind-to core --map-by core"
+      "$bin" compare "$here/experiments/io_vdvlag_gaussian.toml" --ranks "$ranks" --sizes 262144 --steps "$steps" \
+        --backends serial --precisions double --partition bricks -o "$out/cpu_strong_gaussian" \
+        2>"$out/cpu_strong_gaussian.err" | tee "$out/cpu_strong_gaussian.md" || rc=1
+      "$bin" compare "$here/experiments/io_vdvlag_gaussian.toml" --ranks "$ranks" --weak --sizes 32768 \
+        --steps "$steps" --backends serial --precisions double --partition bricks -o "$out/cpu_weak_gaussian" \
+        2>"$out/cpu_weak_gaussian.err" | tee "$out/cpu_weak_gaussian.md" || rc=1
+      "$bin" compare "$here/experiments/io_mesh_sweep.toml" --ranks "$ranks" --sizes 512 --steps "$steps" \
+        --backends serial --precisions double --partition tiles -o "$out/cpu_strong_mesh" \
+        2>"$out/cpu_strong_mesh.err" | tee "$out/cpu_strong_mesh.md" || rc=1
+      export KBRAIN_MPIEXEC_FLAGS="$flags" ;;
+    gpu)
+      exp="${KBRAIN_GPU_EXP:-$here/experiments/io_mpi_gaussian_4m.toml}"
+      "$bin" run "$exp" -b cuda -o "$out/gpu_single" > "$out/gpu_single.log" 2>&1 || rc=1
+      for k in 1 2; do
+        # shellcheck disable=SC2086
+        "$KBRAIN_MPIEXEC" $flags -n $k "$bin" run "$exp" -b cuda -o "$out/gpu_ranks$k" > "$out/gpu_ranks$k.log" 2>&1 || rc=1
+      done
+      cat "$out"/gpu_single.log "$out"/gpu_ranks1.log "$out"/gpu_ranks2.log
+      for k in 1 2; do
+        if cmp -s "$out/gpu_single/trace.csv" "$out/gpu_ranks$k/trace.csv"; then echo "trace ranks=$k: identical to single process"
+        else echo "trace ranks=$k: DIFFERS from single process"; rc=1; fi
+      done
+      python3 - "$out" <<'PY' | tee "$out/gpu_table.md"
+import json, sys, os
+out = sys.argv[1]
+rows = []
+for name in ["gpu_single", "gpu_ranks1", "gpu_ranks2"]:
+    try:
+        m = json.load(open(os.path.join(out, name, "run.json")))
+    except Exception as e:
+        print(f"{name}: no run.json ({e})"); continue
+    rows.append((name, m))
+print("| run | ranks | generate s | plan s | simulate s | ms/step | compute s | exchange wait s | wait % of simulate |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+for name, m in rows:
+    sim = m.get("simulate_s", 0); wait = m.get("exchange_wait_s", 0)
+    print(f"| {name} | {int(m.get('ranks', 1))} | {m.get('generate_s', 0):.2f} | {m.get('plan_s', 0):.2f} | {sim:.2f} | "
+          f"{1000 * sim / m['steps']:.2f} | {m.get('compute_s', sim):.2f} | {wait:.2f} | {100 * wait / sim:.1f} |")
+d = dict(rows)
+if "gpu_ranks1" in d and "gpu_ranks2" in d:
+    print(f"\nsimulate speedup 2 GPUs vs 1 rank: {d['gpu_ranks1']['simulate_s'] / d['gpu_ranks2']['simulate_s']:.2f}x")
+if "gpu_single" in d and "gpu_ranks2" in d:
+    print(f"simulate speedup 2 GPUs vs single process: {d['gpu_single']['simulate_s'] / d['gpu_ranks2']['simulate_s']:.2f}x")
+PY
+      ;;
+    *) echo "unknown stage $stage" >&2; rc=2 ;;
+  esac
+done
+exit $rc
