@@ -215,12 +215,14 @@ void register_backend() {
 
 namespace kbrain::bench {
 void register_spiking_benchmarks();
+void register_cortex_benchmarks();
 }
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   for_each_backend([](auto tag) { register_backend<typename decltype(tag)::type>(); });
   kbrain::bench::register_spiking_benchmarks();  // bench_spiking.cpp
+  kbrain::bench::register_cortex_benchmarks();   // bench_cortex_hh.cpp
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

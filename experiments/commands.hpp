@@ -27,7 +27,16 @@ struct CompareOptions {
   std::string partition = "auto";
 };
 
+// `kbrain accuracy` (cortex_hh): methods "fe" | "ee" [+eai][+lut][+tpm] against forward Euler at reference_dt.
+struct AccuracyOptions {
+  std::string experiment, backend = "openmp", precision, out;
+  std::vector<std::string> methods = {"fe", "ee", "fe+eai", "fe+lut", "fe+eai+lut", "fe+eai+tpm", "fe+eai+lut+tpm"};
+  std::int64_t size = 0;
+  double duration_ms = 0, reference_dt = 0.001, window_ms = 2.0, transient_ms = 100.0, early_ms = 100.0;
+};
+
 int cmd_backends();
+int cmd_accuracy(const AccuracyOptions& o);
 int cmd_run(const RunOptions& o);
 // `kbrain run` under mpirun (experiments/cmd_run_mpi.cpp; an error in builds without MPI).
 int cmd_run_mpi(const RunOptions& o);

@@ -54,6 +54,20 @@ int main(int argc, char** argv) {
   cmp_cmd->add_flag("--weak", cmp.weak, "With --ranks: --sizes are per rank (weak scaling); default: total (strong)");
   cmp_cmd->add_option("--partition", cmp.partition, "With --ranks: auto | blocks | tiles | bricks");
 
+  kbrain::AccuracyOptions acc;
+  auto* acc_cmd = app.add_subcommand("accuracy", "cortex_hh: numerical methods against forward Euler at a small dt");
+  acc_cmd->add_option("experiment", acc.experiment, "Experiment TOML file (model.kind = cortex_hh)")->required();
+  acc_cmd->add_option("--backend,-b", acc.backend, "serial | openmp | cuda (default openmp)");
+  acc_cmd->add_option("--precision,-p", acc.precision, "float | double for the methods (default: the file's)");
+  acc_cmd->add_option("--methods", acc.methods, "fe|ee[+eai][+lut][+tpm][+float], comma-separated")->delimiter(',');
+  acc_cmd->add_option("--size", acc.size, "Neurons (default: the file's)");
+  acc_cmd->add_option("--ms", acc.duration_ms, "Biological time in ms (default: the file's steps x dt)");
+  acc_cmd->add_option("--reference-dt", acc.reference_dt, "Reference forward-Euler step in ms (default 0.001)");
+  acc_cmd->add_option("--window", acc.window_ms, "Spike matching window in ms (default 2)");
+  acc_cmd->add_option("--transient", acc.transient_ms, "Rhythm: ignore the first ms (default 100)");
+  acc_cmd->add_option("--early", acc.early_ms, "Also match the spikes before this time in ms (default 100)");
+  acc_cmd->add_option("--out,-o", acc.out, "Append the markdown table to this file");
+
   CLI11_PARSE(app, argc, argv);
 
   int code = 0;
@@ -71,6 +85,7 @@ int main(int argc, char** argv) {
     if (*backends) code = kbrain::cmd_backends();
     else if (*run_cmd) code = kbrain::cmd_run(run);
     else if (*cmp_cmd) code = kbrain::cmd_compare(cmp);
+    else if (*acc_cmd) code = kbrain::cmd_accuracy(acc);
   } catch (const kbrain::ConfigError& e) {
     code = 2;
     error = e.what();

@@ -45,6 +45,11 @@ int cmd_run_spiking(const ExperimentConfig& cfg, const std::string& backend, Pre
               {"integrator", point::to_string(plan.setup->params.integrator)}, {"backend", backend},
               {"precision", to_string(precision)}, {"hardware", backend_facts(backend).description}, {"commit", git_commit()},
               {"date", today_iso()}, {"command", command_line()}, {"kokkos", kokkos_description()}};
+  if (plan.setup->params.model == point::NeuronModel::CortexHh) {
+    const auto& p = plan.setup->params;
+    m.fields["methods"] = fmt::format("{}{}{}{}", point::to_string(p.integrator), p.substeps() > 1 ? "+eai" : "",
+                                      p.lut ? "+lut" : "", p.tpm ? "+tpm" : "");
+  }
   m.numbers = {{"neurons", double(net.neurons)}, {"synapses", double(net.synapses())},
                {"steps", double(plan.steps)}, {"dt_ms", dt}, {"seed", double(plan.setup->seed)}};
   write_manifest(out_dir / "run.json", m);

@@ -12,7 +12,7 @@ namespace kbrain {
 namespace {
 
 point::Integrator parse_integrator(const std::string& s) {
-  if (s == "euler") return point::Integrator::Euler;
+  if (s == "euler" || s == "forward_euler") return point::Integrator::Euler;
   if (s == "exponential_euler") return point::Integrator::ExponentialEuler;
   if (s == "exact") return point::Integrator::Exact;
   if (s == "rk4") return point::Integrator::Rk4;
@@ -33,9 +33,50 @@ void apply_override(point::PointParameters& p, const std::string& key, double v)
                 : key == "e_e" ? &p.e_e : key == "e_i" ? &p.e_i : key == "g_na" ? &p.g_na : key == "g_kd" ? &p.g_kd
                 : key == "g_m" ? &p.g_m : key == "e_na" ? &p.e_na : key == "e_k" ? &p.e_k : key == "v_t" ? &p.v_t
                 : key == "a" ? &p.izh_a : key == "b" ? &p.izh_b : key == "c" ? &p.izh_c : key == "d" ? &p.izh_d
+                : key == "g_l_inh" ? &p.g_l_inh : key == "g_kd_inh" ? &p.g_kd_inh : key == "g_m_inh" ? &p.g_m_inh
+                : key == "network_dt" ? &p.network_dt : key == "lut_v_min" ? &p.lut_v_min
+                : key == "lut_v_max" ? &p.lut_v_max : key == "lut_dv" ? &p.lut_dv : key == "tpm_v" ? &p.tpm_v
+                : key == "delay_min" ? &p.delay_min : key == "delay_max" ? &p.delay_max
+                : key == "input_start" ? &p.input_start : key == "input_stop" ? &p.input_stop
                 : nullptr;
+  if (key == "tpm_k") { p.tpm_k = static_cast<int>(v); return; }
+  if (key == "tpm_m") { p.tpm_m = static_cast<int>(v); return; }
   if (!field) throw ConfigError("model.parameters." + key + " is not a point-neuron parameter");
   *field = v;
+}
+
+// cortex_hh: [model] gating / eai / lut / tpm -> parameters, with the checks the kernels rely on.
+void apply_cortex_methods(const ExperimentConfig& cfg, point::PointParameters& p, bool network_dt_given) {
+  const SpikingConfig& s = cfg.spiking;
+  const std::string file = cfg.source.string();
+  p.gating = s.gating == "wang2012" ? 1 : 0;
+  const bool eai = s.eai.value_or(false);
+  if (!eai) p.network_dt = 0.0;
+  else if (!network_dt_given) p.network_dt = 1.0;
+  p.lut = s.lut.value_or(false);
+  p.tpm = s.tpm.value_or(false);
+  if (eai) {
+    const double ratio = p.network_dt / p.dt;
+    if (!(ratio >= 1) || std::fabs(ratio - std::round(ratio)) > 1e-6)
+      throw ConfigError(fmt::format("{}: model.parameters.network_dt = {} must be a whole multiple of dt = {}", file,
+                                    p.network_dt, p.dt));
+  }
+  if (p.tpm && p.substeps() < p.tpm_k + 1 + p.tpm_m)
+    throw ConfigError(fmt::format("{}: model.tpm needs model.eai with at least tpm_k + 1 + tpm_m = {} sub-steps per "
+                                  "network step (has {})", file, p.tpm_k + 1 + p.tpm_m, p.substeps()));
+  if (p.tpm && p.gating == 1 && p.integrator == point::Integrator::Euler)
+    fmt::print(stderr, "note: {}: tpm with gating = \"wang2012\" and forward Euler: the study's tau_m (~0.0125 ms) "
+                       "makes the inner steps oscillate and the projection inaccurate; use exponential_euler "
+                       "(docs/models/cortex-hh.md)\n", file);
+  if (p.lut && !(p.lut_v_max > p.lut_v_min + 2 * p.lut_dv))
+    throw ConfigError(fmt::format("{}: model.parameters: lut_v_max must exceed lut_v_min by at least 2 lut_dv", file));
+  if (p.delay_max < p.delay_min)
+    throw ConfigError(fmt::format("{}: model.parameters: delay_max < delay_min", file));
+  const double step_ms = p.exchange_dt();
+  const double whole = p.delay_min / step_ms;
+  if (p.delay_min < step_ms - 1e-9 || std::fabs(whole - std::round(whole)) > 1e-6)
+    throw ConfigError(fmt::format("{}: model.parameters.delay_min = {} ms must be a whole number of network steps "
+                                  "({} ms)", file, p.delay_min, step_ms));
 }
 
 spiking::WeightSpec to_spec(const SpikingWeightConfig& w) { return {w.kind, w.value, w.low, w.high}; }
@@ -49,7 +90,12 @@ SpikingRunPlan make_spiking_plan(const ExperimentConfig& cfg, std::int64_t size_
   if (s.dt_given) p.dt = cfg.dt;
   if (!s.integrator.empty()) p.integrator = parse_integrator(s.integrator);
   if (!s.synapse.empty()) p.synapse = parse_synapse(s.synapse);
-  for (const auto& [k, v] : s.parameter_overrides) apply_override(p, k, v);
+  bool network_dt_given = false;
+  for (const auto& [k, v] : s.parameter_overrides) {
+    apply_override(p, k, v);
+    network_dt_given = network_dt_given || k == "network_dt";
+  }
+  if (p.model == point::NeuronModel::CortexHh) apply_cortex_methods(cfg, p, network_dt_given);
   const bool conductance = p.synapse == point::SynapseKind::ConductanceExp ||
                            p.synapse == point::SynapseKind::ConductanceAlpha;
   if (p.integrator == point::Integrator::Exact && conductance && p.model == point::NeuronModel::Lif)
@@ -75,14 +121,18 @@ SpikingRunPlan make_spiking_plan(const ExperimentConfig& cfg, std::int64_t size_
   point::DriveSpec drive = point::named_drive(set, neurons);
   if (!s.inputs.empty()) drive.currents.clear();  // [[input]] replaces the parameter set's drive
   for (const auto& in : s.inputs) {
-    const std::int64_t last = size_override > 0 ? neurons : in.last;
+    // --sizes: an input range scales with the network (a range over the whole network stays so)
+    const auto scaled = [&](std::int64_t k) {
+      return size_override > 0 ? static_cast<std::int64_t>((long double)k * neurons / s.neurons) : k;
+    };
+    const std::int64_t last = in.last < 0 ? (size_override > 0 ? neurons : in.last) : scaled(in.last);
     if (in.kind == "poisson") {
       ns.poisson_sources = in.sources;
       ns.poisson_probability = in.probability;
       ns.w_poisson.value = in.weight;
       drive.poisson_rate_hz = in.rate_hz;
     } else {
-      drive.currents.push_back({size_override > 0 ? 0 : in.first, last, in.mean, in.sd});
+      drive.currents.push_back({scaled(in.first), last, in.mean, in.sd});
     }
   }
 

@@ -12,13 +12,15 @@
 #include "core/timing/progress.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "experiments/spiking_run_plan.hpp"
+#include "models/cortex_hh/cortex_network.hpp"
 #include "models/point/point_network.hpp"
 #include "models/point/point_sampler.hpp"
 
 namespace kbrain {
 
-template <class Backend, class Real>
-SpikingRunResult run_spiking(const SpikingRunPlan& plan) {
+// Sim: point::PointNetworkSimulation or cortex::CortexHhSimulation (whose step() advances substeps() steps of dt).
+template <class Sim, class Backend, class Real>
+SpikingRunResult run_spiking_with(const SpikingRunPlan& plan) {
   using Exec = typename Backend::execution_space;
   const point::PointSetup& setup = *plan.setup;
   const SpikingConfig& cfg = plan.config->spiking;
@@ -29,7 +31,7 @@ SpikingRunResult run_spiking(const SpikingRunPlan& plan) {
   res.steps = plan.steps;
 
   Stopwatch setup_clock;
-  point::PointNetworkSimulation<Backend, Real> sim(setup);
+  Sim sim(setup);
   sim.enable_spike_log();
   std::optional<TraceRecorder> trace;
   std::optional<SpikeRecorder> spike_file;
@@ -76,14 +78,17 @@ SpikingRunResult run_spiking(const SpikingRunPlan& plan) {
   ProgressBar bar(std::string(Backend::name) + "/" + res.precision, plan.steps);
   if (!plan.progress) bar.finish();
   Stopwatch loop;
-  for (std::int64_t n = 0; n < plan.steps; ++n) {
+  const std::int64_t stride = sim.substeps();  // steps of dt per call (cortex_hh EAI: network step / dt)
+  for (std::int64_t n = 0; n < plan.steps; n += stride) {
     sim.step();
-    const std::int64_t done = n + 1;
-    if (sampler && done % every == 0) sampler->capture(sim.state(), done);
+    const std::int64_t done = n + stride;
+    if (sampler && (stride == 1 ? done % every == 0 : (done / every) != (n / every)))
+      sampler->capture(sim.state(), done);
     // spikes.csv is streamed every 4096 steps (the device log itself never overflows)
-    if ((sampler && sampler->full()) || (spike_file && (done & 4095) == 0)) drain(false);
-    if ((done & 63) == 0) bar.update(done);
+    if ((sampler && sampler->full()) || (spike_file && (done / 4096) != (n / 4096))) drain(false);
+    if ((done / 64) != (n / 64)) bar.update(done);
   }
+  res.steps = sim.steps_done();
   drain(true);
   const std::int64_t all_spikes = sim.total_spikes();
   const double total = loop.seconds();
@@ -94,8 +99,15 @@ SpikingRunResult run_spiking(const SpikingRunPlan& plan) {
   res.simulate_s = total - std::min(total, output_s);
   res.output_s = output_s + close.seconds();
   res.synaptic_events += double(all_spikes - res.spikes) * source_degree;
-  res.populations = spiking::population_stats(setup.network.populations, res.events, double(plan.steps) * dt, dt);
+  res.populations = spiking::population_stats(setup.network.populations, res.events, double(res.steps) * dt, dt);
   return res;
+}
+
+template <class Backend, class Real>
+SpikingRunResult run_spiking(const SpikingRunPlan& plan) {
+  if (plan.setup->params.model == point::NeuronModel::CortexHh)
+    return run_spiking_with<cortex::CortexHhSimulation<Backend, Real>, Backend, Real>(plan);
+  return run_spiking_with<point::PointNetworkSimulation<Backend, Real>, Backend, Real>(plan);
 }
 
 }  // namespace kbrain

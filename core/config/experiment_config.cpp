@@ -37,7 +37,7 @@ using config_detail::read_existing_file;
 using config_detail::read_network;
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kModels = {"io", "lif", "izhikevich", "hh"};
+const std::vector<std::string> kModels = {"io", "lif", "izhikevich", "hh", "cortex_hh"};
 const std::vector<std::string> kParameterSets = {"reference"};
 const std::vector<std::string> kGateSteps = {"reference", "corrected"};
 const std::vector<std::string> kPrecisions = {"float", "double"};

@@ -12,7 +12,7 @@
 namespace kbrain {
 
 const std::vector<std::string>& spiking_model_kinds() {
-  static const std::vector<std::string> kinds = {"lif", "izhikevich", "hh"};
+  static const std::vector<std::string> kinds = {"lif", "izhikevich", "hh", "cortex_hh"};
   return kinds;
 }
 
@@ -33,6 +33,9 @@ const std::vector<std::string> kVariables = {"v", "ge", "gi", "xe", "xi", "u", "
 const std::vector<std::string> kParameters = {"c_m", "g_l", "e_l", "v_threshold", "v_reset", "refractory",
                                               "tau_e", "tau_i", "e_e", "e_i", "g_na", "g_kd", "g_m", "e_na",
                                               "e_k", "v_t", "a", "b", "c", "d"};
+const std::vector<std::string> kCortexParameters = {"g_l_inh", "g_kd_inh", "g_m_inh", "network_dt", "lut_v_min",
+                                                    "lut_v_max", "lut_dv", "tpm_k", "tpm_m", "tpm_v", "delay_min",
+                                                    "delay_max", "input_start", "input_stop"};
 
 struct KindRules {
   std::vector<std::string> sets, integrators, synapses;
@@ -42,6 +45,7 @@ KindRules rules_for(const std::string& kind) {
   if (kind == "lif") return {{"coba", "cuba", "lif"}, {"euler", "exponential_euler", "exact", "rk4"},
                              {"conductance_exp", "conductance_alpha", "current_exp"}};
   if (kind == "hh") return {{"cobahh"}, {"exponential_euler", "euler"}, {"conductance_exp", "conductance_alpha"}};
+  if (kind == "cortex_hh") return {{"wang2012"}, {"forward_euler", "exponential_euler"}, {"conductance_alpha"}};
   return {{"izhikevich2003"}, {"net_m", "euler"}, {"delta"}};
 }
 
@@ -215,13 +219,24 @@ void read_spiking_model(TableReader& model, ExperimentConfig& cfg) {
   if (model.has("integrator")) s.integrator = model.get_choice("integrator", rules.integrators, std::nullopt);
   if (model.has("synapse")) s.synapse = model.get_choice("synapse", rules.synapses, std::nullopt);
   if (model.has("initial_v")) s.initial_v = model.get_number("initial_v");
+  const bool cortex = cfg.model == "cortex_hh";
+  std::vector<std::string> allowed = kParameters;
+  if (cortex) {
+    s.gating = model.get_choice("gating", {"traub_miles", "wang2012"}, std::string("traub_miles"));
+    if (model.has("eai")) s.eai = model.get_bool("eai");
+    if (model.has("lut")) s.lut = model.get_bool("lut");
+    if (model.has("tpm")) s.tpm = model.get_bool("tpm");
+    allowed.insert(allowed.end(), kCortexParameters.begin(), kCortexParameters.end());
+  }
   if (std::optional<TableReader> params = model.get_table("parameters")) {
     for (const auto& entry : params->entries_in_file_order()) {
-      if (std::find(kParameters.begin(), kParameters.end(), entry.key) == kParameters.end())
+      if (std::find(allowed.begin(), allowed.end(), entry.key) == allowed.end())
         params->fail(entry.key, fmt::format("is not a point-neuron parameter; [model.parameters] keys for "
-                                            "model.kind = \"{}\" must be one of {}", cfg.model, join(kParameters)));
+                                            "model.kind = \"{}\" must be one of {}", cfg.model, join(allowed)));
       const double v = *params->get_number(entry.key);
-      const bool positive = entry.key == "c_m" || entry.key == "tau_e" || entry.key == "tau_i";
+      const bool positive = entry.key == "c_m" || entry.key == "tau_e" || entry.key == "tau_i" ||
+                            entry.key == "network_dt" || entry.key == "lut_dv" || entry.key == "tpm_k" ||
+                            entry.key == "tpm_m" || entry.key == "delay_min";
       if (positive && !(v > 0)) params->fail(entry.key, fmt::format("must be > 0 (got {})", v));
       if ((entry.key.rfind("g_", 0) == 0 || entry.key == "refractory") && !(v >= 0))
         params->fail(entry.key, fmt::format("must be >= 0 (got {})", v));

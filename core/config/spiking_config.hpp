@@ -1,5 +1,5 @@
 #pragma once
-// The spiking-network part of an experiment file (model.kind = lif | izhikevich | hh): [model] choices,
+// The spiking-network part of an experiment file (model.kind = lif | izhikevich | hh | cortex_hh): [model] choices,
 // [network] (random E/I networks), [[input]] drives, [record] and [compare]. Parsed by spiking_config.cpp;
 // schema in docs/experiment-schema.md ("Spiking networks"). Host-only plain data.
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 namespace kbrain {
 
-bool is_spiking_model(const std::string& kind);  // lif | izhikevich | hh
+bool is_spiking_model(const std::string& kind);  // lif | izhikevich | hh | cortex_hh
 const std::vector<std::string>& spiking_model_kinds();
 
 struct SpikingWeightConfig {
@@ -31,6 +31,9 @@ struct SpikingConfig {
   std::string parameter_set;           // coba | cuba | cobahh | izhikevich2003 | lif
   std::string integrator;              // "" => the set's
   std::string synapse;                 // "" => the set's
+  // cortex_hh numerical methods (docs/models/cortex-hh.md)
+  std::string gating;                  // "" => traub_miles
+  std::optional<bool> eai, lut, tpm;
   std::vector<std::pair<std::string, double>> parameter_overrides;  // [model.parameters]
   std::optional<double> initial_v;     // [model] initial_v: every neuron starts at v, synapses at 0
   bool dt_given = false;               // [simulation] dt written (else the set's dt)

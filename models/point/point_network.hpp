@@ -80,6 +80,8 @@ class PointNetworkSimulation {
     log_safe_steps_ = 0;
   }
 
+  int substeps() const { return 1; }  // steps of dt per step() (the runner also drives cortex_hh)
+
   // Advances one step (asynchronously on a GPU).
   void step() { run_step(nullptr); }
 
@@ -200,6 +202,8 @@ class PointNetworkSimulation {
         Kokkos::parallel_for("kbrain::point::izhikevich", policy, f);
         break;
       }
+      case NeuronModel::CortexHh:
+        throw std::invalid_argument("cortex_hh networks run on cortex::CortexHhSimulation");
     }
   }
 

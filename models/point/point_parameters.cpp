@@ -11,7 +11,7 @@ std::int64_t PointParameters::refractory_steps() const {
 }
 
 const std::vector<std::string>& point_parameter_set_names() {
-  static const std::vector<std::string> names = {"coba", "cuba", "cobahh", "izhikevich2003", "lif"};
+  static const std::vector<std::string> names = {"coba", "cuba", "cobahh", "izhikevich2003", "lif", "wang2012"};
   return names;
 }
 
@@ -54,6 +54,22 @@ NamedSet point_parameter_set(const std::string& name) {
     s.noise_exc = 5.0;
     s.noise_inh = 2.0;
     s.self_connections = true;
+  } else if (name == "wang2012") {
+    // Wang 2012 Table I with the Destexhe/Pospischil 2008 cells (point-neurons.md §4) for what the study leaves out;
+    // synapses and spike threshold from the COBAHH family; weights, delays and drive: docs/models/cortex-hh.md.
+    p.model = NeuronModel::CortexHh;
+    p.integrator = Integrator::Euler;
+    p.synapse = SynapseKind::ConductanceAlpha;
+    p.dt = 0.02;
+    p.c_m = 1.0;
+    p.g_l = 0.1; p.g_na = 50.0; p.g_kd = 5.0; p.g_m = 0.07;
+    p.g_l_inh = 0.15; p.g_kd_inh = 10.0; p.g_m_inh = 0.0;
+    p.e_l = -70.0; p.e_na = 50.0; p.e_k = -100.0; p.v_t = -55.0;
+    p.e_e = 0.0; p.e_i = -80.0; p.tau_e = 5.0; p.tau_i = 10.0;
+    p.v_threshold = -20.0; p.refractory_ms = 0.0;
+    s.initial = {"normal", -70.0, 2.0, 0, 0, 0, 0, 0, 0};
+    s.w_exc = 0.01;
+    s.w_inh = 0.1;
   } else {
     throw std::invalid_argument("unknown point-neuron parameter set '" + name + "'");
   }
@@ -77,6 +93,7 @@ const char* to_string(NeuronModel m) {
     case NeuronModel::Lif: return "lif";
     case NeuronModel::Izhikevich: return "izhikevich";
     case NeuronModel::HhTraub: return "hh";
+    case NeuronModel::CortexHh: return "cortex_hh";
   }
   return "?";
 }

@@ -8,7 +8,8 @@
 
 namespace kbrain::point {
 
-enum class NeuronModel : int { Lif = 0, Izhikevich = 1, HhTraub = 2 };
+// CortexHh: Wang 2012 cortical HH network (models/cortex_hh/, docs/models/cortex-hh.md).
+enum class NeuronModel : int { Lif = 0, Izhikevich = 1, HhTraub = 2, CortexHh = 3 };
 // How the state advances one step (names as in Brian2):
 //  Euler             forward Euler of every variable
 //  ExponentialEuler  each variable exact for the others frozen at the step start (Brian2 'exponential_euler')
@@ -38,7 +39,25 @@ struct PointParameters {
   // Izhikevich 2003: a, b, c, d are per neuron (drawn at build time from r ~ U(0,1)); a value here (not NaN)
   // overrides it for every neuron
   double izh_a = std::nan(""), izh_b = std::nan(""), izh_c = std::nan(""), izh_d = std::nan("");
+  // Wang 2012 cortical HH (model = CortexHh; units mS/cm^2, uF/cm^2, uA/cm^2, mV, ms). g_l, g_kd, g_m above are the
+  // pyramidal cells' (neurons below `excitatory`), these the interneurons'.
+  double g_l_inh = 0.15, g_kd_inh = 10.0, g_m_inh = 0.0;
+  int gating = 0;                    // cortex::Gating: 0 traub_miles, 1 wang2012
+  double network_dt = 0.0;           // ms; > dt: EAI (input and spike exchange once per network step)
+  bool lut = false;                  // gating functions from tables over [lut_v_min, lut_v_max] every lut_dv
+  double lut_v_min = -100.0, lut_v_max = 60.0, lut_dv = 0.05;
+  bool tpm = false;                  // telescopic projective integration of inactive neurons (v < tpm_v)
+  int tpm_k = 3, tpm_m = 6;
+  double tpm_v = -60.0;
+  double delay_min = 2.0, delay_max = 4.0;           // ms: per synapse, a whole number of ms drawn uniformly
+  double input_start = 0.0, input_stop = 1e30;       // ms: window of the constant [[input]] currents
   std::int64_t refractory_steps() const;
+  // Neuron sub-steps per network step (1 unless EAI).
+  std::int64_t substeps() const {
+    return network_dt > dt ? static_cast<std::int64_t>(std::llround(network_dt / dt)) : 1;
+  }
+  double exchange_dt() const { return dt * double(substeps()); }
+  int lut_rows() const { return static_cast<int>(std::llround((lut_v_max - lut_v_min) / lut_dv)) + 1; }
   int receptors() const { return synapse == SynapseKind::Delta ? 1 : 2; }
 };
 

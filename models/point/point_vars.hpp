@@ -24,8 +24,8 @@ inline bool model_has_var(const PointParameters& p, int var) {
     case GE: case GI: return syn;
     case XE: case XI: return p.synapse == SynapseKind::ConductanceAlpha;
     case U: return p.model == NeuronModel::Izhikevich;
-    case M: case H: case N: return p.model == NeuronModel::HhTraub;
-    case P: return p.model == NeuronModel::HhTraub && p.g_m > 0;
+    case M: case H: case N: return p.model == NeuronModel::HhTraub || p.model == NeuronModel::CortexHh;
+    case P: return (p.model == NeuronModel::HhTraub && p.g_m > 0) || p.model == NeuronModel::CortexHh;
   }
   return false;
 }

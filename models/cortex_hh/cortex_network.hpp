@@ -1,0 +1,177 @@
+#pragma once
+// Drives the Wang 2012 cortical HH network on one backend. One network step (network_dt; = dt for the basic
+// method):
+//   1. TPM only: partition the neurons into active / inactive by v (scan) -> `order`;
+//   2. the neuron kernel (cortex_step.hpp): arrivals, S sub-steps in registers, first spike sub-step per neuron;
+//   3. parallel_scan compacts the spike flags (ascending index; the count comes back to the host: one
+//      synchronisation per network step, i.e. per 1 ms with EAI);
+//   4. one team per spike adds its synapses' fixed-point weights into the targets' circular event tables
+//      (ring slot step + 1 + delay, delays in network steps, EAI: nearest network step to the exact arrival;
+//      integer sums: identical on every backend);
+//   5. optionally the spikes go to a device log as (global sub-step + 1, neuron).
+// Same interface as point::PointNetworkSimulation, with step() advancing substeps() sub-steps of dt.
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "models/cortex_hh/cortex_step.hpp"
+#include "models/point/point_setup.hpp"
+#include "models/point/point_state.hpp"
+#include "spiking/device_synapses.hpp"
+
+namespace kbrain::cortex {
+
+template <class Backend, class Real>
+class CortexHhSimulation {
+ public:
+  using Exec = typename Backend::execution_space;
+  using Mem = typename Backend::memory_space;
+  using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+  explicit CortexHhSimulation(const point::PointSetup& setup)
+      : params_(setup.params), neurons_(setup.network.neurons), seed_(setup.seed) {
+    if (params_.model != point::NeuronModel::CortexHh) throw std::invalid_argument("not a cortex_hh setup");
+    if (setup.network.sources > 0) throw std::invalid_argument("cortex_hh: Poisson sources are not supported");
+    if (neurons_ > INT32_MAX) throw std::invalid_argument("more than 2^31-1 neurons");
+    state_.allocate(params_, neurons_);
+    const std::vector<double>& v0 = setup.initial[point::V];
+    point::upload(state_.v, v0);
+    // gates start at their steady state for the initial v; synapses at 0
+    std::vector<double> m(neurons_), h(neurons_), n(neurons_), p(neurons_);
+    for (std::int64_t i = 0; i < neurons_; ++i) {
+      double g[kGateFunctions];
+      gating_functions<double>(params_.gating, params_.v_t, v0[i], g);
+      m[i] = g[0]; h[i] = g[2]; n[i] = g[4]; p[i] = g[6];
+    }
+    point::upload(state_.m, m);
+    point::upload(state_.h, h);
+    point::upload(state_.n, n);
+    point::upload(state_.p, p);
+    point::upload(state_.i_ext, setup.i_ext);
+    point::upload(state_.noise_sd, setup.noise_sd);
+    n_exc_ = setup.network.populations.empty() ? neurons_ : setup.network.populations[0].size;
+    synapses_ = spiking::DeviceSynapses<Mem>::upload(setup.network);
+    slots_ = synapses_.max_delay + 2;  // + 1: EAI's late half (CortexDeliverFunctor)
+    ring_ = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("cortex_ring", slots_ * 2, neurons_);
+    flags_ = Kokkos::View<int*, Mem>("cortex_spike_flags", neurons_);
+    list_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cortex_spike_list"),
+                                    std::max<std::int64_t>(1, neurons_));
+    double inv_scale[2] = {1.0 / synapses_.scale[0], 1.0 / synapses_.scale[1]};
+    c_ = CortexConstants<Real>::make(params_, static_cast<int>(n_exc_), inv_scale);
+    if (params_.lut) {
+      const std::vector<double> t = build_gate_table(params_);
+      Kokkos::View<Real*, Mem> lut("cortex_gate_table", t.size());
+      point::upload(lut, t);
+      lut_ = lut;
+    }
+    if (params_.tpm) order_ = Kokkos::View<int*, Mem>("cortex_tpm_order", neurons_);
+  }
+
+  void enable_spike_log(std::int64_t capacity = std::int64_t(1) << 20) {
+    log_capacity_ = std::max<std::int64_t>(capacity, neurons_);
+    log_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cortex_spike_log"),
+                                   2 * log_capacity_);
+  }
+
+  int substeps() const { return static_cast<int>(params_.substeps()); }
+
+  // Advances one network step (substeps() sub-steps); returns the number of neurons that spiked in it.
+  std::int64_t step() {
+    const std::int64_t S = substeps();
+    if ((network_steps_ + 1) * S >= INT32_MAX) throw std::runtime_error("more than 2^31-2 sub-steps in one run");
+    const int n = static_cast<int>(network_steps_);
+    const auto policy = Kokkos::RangePolicy<Exec>(0, neurons_);
+    if (params_.tpm) {
+      TpmPartitionFunctor<Mem, Real> part{state_.v, order_, c_.tpm_v, static_cast<int>(neurons_)};
+      Kokkos::parallel_scan("kbrain::cortex::tpm_partition", policy, part);
+    }
+    if (params_.lut) launch<true>(n);
+    else launch<false>(n);
+    int count = 0;
+    CortexCompactFunctor<Mem> compact{flags_, list_};
+    Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact, count);
+    if (count > 0 && synapses_.count > 0) {
+      CortexDeliverFunctor<Exec> deliver{synapses_, list_, flags_, ring_, n, slots_, substeps()};
+      Kokkos::parallel_for("kbrain::cortex::deliver", Kokkos::TeamPolicy<Exec>(count, Kokkos::AUTO), deliver);
+    }
+    if (count > 0 && log_capacity_ > 0) {
+      if (log_used_ + count > log_capacity_) move_log_to_host();
+      CortexLogFunctor<Mem> f{list_, flags_, log_, static_cast<int>(log_used_), static_cast<int>(n * S)};
+      Kokkos::parallel_for("kbrain::cortex::log", Kokkos::RangePolicy<Exec>(0, count), f);
+      log_used_ += count;
+    }
+    ++network_steps_;
+    total_spikes_ += count;
+    return count;
+  }
+
+  // Neuron spikes so far (the runner's interface; known on the host after every step).
+  std::int64_t total_spikes() const { return total_spikes_; }
+
+  // Neuron spikes since the last drain as (sub-steps done, neuron), sorted.
+  SpikeEvents drain_spikes() {
+    move_log_to_host();
+    SpikeEvents out;
+    out.swap(host_events_);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  std::vector<double> variable(int var) const { return point::download(state_.view(var)); }
+  const point::PointState<Real, Mem>& state() const { return state_; }
+  const point::PointParameters& params() const { return params_; }
+  std::int64_t neurons() const { return neurons_; }
+  std::int64_t synapse_count() const { return synapses_.count; }
+  std::int64_t steps_done() const { return network_steps_ * substeps(); }
+  std::int64_t device_bytes() const {
+    return synapses_.device_bytes() + static_cast<std::int64_t>(ring_.span() * sizeof(long long)) +
+           neurons_ * 12 * static_cast<std::int64_t>(sizeof(Real));
+  }
+  void fence() const { Exec().fence(); }
+
+ private:
+  template <bool kLut>
+  void launch(int n) {
+    CortexStepFunctor<Exec, Real, kLut> f;
+    f.s = state_;
+    f.ring = ring_;
+    f.slot_row = (n % slots_) * 2;
+    f.lut = lut_;
+    f.order = order_;
+    f.spiked = flags_;
+    f.c = c_;
+    f.noise_seed = seed_;
+    f.first_substep = static_cast<long long>(n) * substeps();
+    Kokkos::parallel_for(kLut ? "kbrain::cortex::step_lut" : "kbrain::cortex::step",
+                         Kokkos::RangePolicy<Exec>(0, neurons_), f);
+  }
+
+  void move_log_to_host() {
+    if (log_used_ == 0) return;
+    auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * log_used_));
+    auto h = Kokkos::create_mirror_view(sub);
+    Kokkos::deep_copy(h, sub);
+    for (std::int64_t k = 0; k < log_used_; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
+    log_used_ = 0;
+  }
+
+  point::PointParameters params_;
+  std::int64_t neurons_, n_exc_ = 0;
+  std::uint64_t seed_;
+  point::PointState<Real, Mem> state_;
+  CortexConstants<Real> c_;
+  spiking::DeviceSynapses<Mem> synapses_;
+  int slots_ = 1;
+  Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
+  Kokkos::View<int*, Mem> flags_, list_, log_, order_;
+  Kokkos::View<const Real*, Mem, Kokkos::MemoryTraits<Kokkos::RandomAccess>> lut_;
+  std::int64_t log_capacity_ = 0, log_used_ = 0;
+  SpikeEvents host_events_;
+  std::int64_t network_steps_ = 0, total_spikes_ = 0;
+};
+
+}  // namespace kbrain::cortex
