@@ -105,18 +105,11 @@ IoMpiRunResult run_io_mpi(const IoRunPlan& plan, PartitionChoice choice, MPI_Com
     MPI_Gatherv(positions.data(), w, MPI_INT, all_positions.data(), all_counts.data(), all_displs.data(), MPI_INT, 0,
                 comm);
     if (me == 0) {
-      TraceSpec spec;
-      for (int v : plan.trace_vars) spec.variables.push_back(io::kVarNames[v]);
-      spec.cells = plan.trace_cells;
-      spec.every = every;
-      spec.dt_ms = plan.params.dt;
-      spec.csv = cfg.record.csv;
-      spec.binary = cfg.record.binary;
-      spec.single_precision = std::is_same<Real, float>::value;
-      trace.emplace(plan.out_dir, spec);
+      trace.emplace(plan.out_dir, io_trace_spec(plan, cfg, every, std::is_same<Real, float>::value));
     }
   }
-  if (me == 0 && !plan.out_dir.empty() && plan.write_spikes) spike_file.emplace(open_spike_files(plan.out_dir, cfg.record.csv, cfg.record.binary));
+  if (me == 0 && !plan.out_dir.empty() && plan.write_spikes)
+    spike_file.emplace(open_spike_files(plan.out_dir, cfg.record.csv, cfg.record.binary));
   sim.fence();
   mine.setup_s = setup.seconds() - mine.generate_s - mine.plan_s;
 

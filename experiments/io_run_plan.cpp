@@ -143,4 +143,17 @@ IoRunPlan make_io_plan(const ExperimentConfig& cfg, std::int64_t size_override, 
   return plan;
 }
 
+TraceSpec io_trace_spec(const IoRunPlan& plan, const ExperimentConfig& cfg, std::int64_t every,
+                        bool single_precision) {
+  TraceSpec spec;
+  for (int v : plan.trace_vars) spec.variables.push_back(io::kVarNames[v]);
+  spec.cells = plan.trace_cells;
+  spec.every = every;
+  spec.dt_ms = plan.params.dt;
+  spec.csv = cfg.record.csv;
+  spec.binary = cfg.record.binary;
+  spec.single_precision = single_precision;
+  return spec;
+}
+
 }  // namespace kbrain

@@ -9,6 +9,7 @@
 #include "core/config/experiment_config.hpp"
 #include "core/network/gap_network.hpp"
 #include "core/network/random_network.hpp"
+#include "core/recorders/trace_recorder.hpp"
 #include "models/io/io_parameters.hpp"
 
 namespace kbrain {
@@ -36,6 +37,11 @@ struct IoRunPlan {
   bool use_mesh_kernel = true;
   bool progress = true;
 };
+
+// What the trace recorder of an IO run writes: the plan's variables and cells every `every` steps, in the formats
+// of `[record]`, float32 payload when the run is in float.
+TraceSpec io_trace_spec(const IoRunPlan& plan, const ExperimentConfig& cfg, std::int64_t every,
+                        bool single_precision);
 
 struct IoRunResult {
   std::string backend, precision;

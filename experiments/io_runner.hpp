@@ -47,20 +47,13 @@ IoRunResult run_io(const IoRunPlan& plan) {
   std::optional<io::IoSampler<Exec, Real>> trace_sampler, probe_sampler;
   const std::int64_t every = std::max<std::int64_t>(1, cfg.record.every);
   if (!plan.out_dir.empty() && plan.write_trace && !plan.trace_vars.empty() && !plan.trace_cells.empty()) {
-    TraceSpec spec;
-    for (int v : plan.trace_vars) spec.variables.push_back(io::kVarNames[v]);
-    spec.cells = plan.trace_cells;
-    spec.every = every;
-    spec.dt_ms = plan.params.dt;
-    spec.csv = cfg.record.csv;
-    spec.binary = cfg.record.binary;
-    spec.single_precision = std::is_same<Real, float>::value;
-    trace.emplace(plan.out_dir, spec);
+    trace.emplace(plan.out_dir, io_trace_spec(plan, cfg, every, std::is_same<Real, float>::value));
     const auto width = static_cast<std::int64_t>(plan.trace_vars.size() * plan.trace_cells.size());
     trace_sampler.emplace(plan.trace_vars, plan.trace_cells,
                           static_cast<int>(std::clamp<std::int64_t>((8 << 20) / width, 1, 4096)));
   }
-  if (!plan.out_dir.empty() && plan.write_spikes) spike_file.emplace(open_spike_files(plan.out_dir, cfg.record.csv, cfg.record.binary));
+  if (!plan.out_dir.empty() && plan.write_spikes)
+    spike_file.emplace(open_spike_files(plan.out_dir, cfg.record.csv, cfg.record.binary));
   if (!plan.probe_cells.empty()) {
     probe_sampler.emplace(std::vector<int>{io::V_AXON}, plan.probe_cells, 1024);
     res.probe_v_axon.reserve(static_cast<std::size_t>(steps * plan.probe_cells.size()));

@@ -151,17 +151,9 @@ class IoMpiSimulation {
   // One step. per_cell_global (if given): per GLOBAL cell.
   void step(double i_app, const std::vector<double>* per_cell_global = nullptr) {
     if (per_cell_global) upload_per_cell(*per_cell_global);
-    IoStepFunctor<Exec, Real, CsrGapJunctions<Real, Mem>> f;
-    f.cur = state_.cur;
-    f.next = state_.next;
-    f.g_cal = g_cal_;
-    if (per_cell_global) f.i_app_cell = i_app_cell_;
-    f.gap = csr_;
-    f.c = constants_;
-    f.i_app = Real(i_app);
-    f.spikes = sink_;
-    f.spike_threshold = spike_threshold_;
-    f.step = static_cast<int>(steps_done_ + 1);
+    const auto f = make_step_functor<Exec, Real>(
+        state_, g_cal_, per_cell_global ? Kokkos::View<const Real*, Mem>(i_app_cell_) : Kokkos::View<const Real*, Mem>(),
+        csr_, constants_, i_app, sink_, spike_threshold_, steps_done_);
 
     const bool exchange = !scounts_.empty() || !rcounts_.empty();
     MPI_Request req = MPI_REQUEST_NULL;

@@ -177,17 +177,10 @@ class IoSimulation {
  private:
   template <class Gap>
   void launch(const Gap& gap, double i_app, bool with_per_cell) {
-    IoStepFunctor<Exec, Real, Gap> f;
-    f.cur = state_.cur;
-    f.next = state_.next;
-    f.g_cal = g_cal_;
-    if (with_per_cell) f.i_app_cell = i_app_cell_;
-    f.gap = gap;
-    f.c = constants_;
-    f.i_app = Real(i_app);
-    f.spikes = sink_;
-    f.spike_threshold = spike_threshold_;
-    f.step = static_cast<int>(steps_done_ + 1);
+    const auto f = make_step_functor<Exec, Real, Gap>(state_, g_cal_,
+                                                      with_per_cell ? Kokkos::View<const Real*, Mem>(i_app_cell_)
+                                                                    : Kokkos::View<const Real*, Mem>(),
+                                                      gap, constants_, i_app, sink_, spike_threshold_, steps_done_);
     if constexpr (!Backend::is_gpu) {
       if (host_simd_) {  // host: chunks of cells with SIMD compartment loops (io_step.hpp)
         const auto chunks = (cells_ + kHostChunk - 1) / kHostChunk;

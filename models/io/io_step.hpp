@@ -248,4 +248,25 @@ struct IoStepFunctor {
   }
 };
 
+// The functor of one update: state buffers (read cur, write next), per-cell g_CaL and applied current (extent 0:
+// none), the gap-junction policy, the constants, the shared applied current, the spike sink and the updates done.
+template <class ExecSpace, class Real, class GapJunctions, class Mem = typename ExecSpace::memory_space>
+IoStepFunctor<ExecSpace, Real, GapJunctions> make_step_functor(
+    const IoStateBuffers<Real, Mem>& state, Kokkos::View<const Real*, Mem> g_cal, Kokkos::View<const Real*, Mem> i_app_cell,
+    const GapJunctions& gap, const IoConstants<Real>& c, double i_app, const SpikeSink<Mem>& spikes,
+    Real spike_threshold, std::int64_t steps_done) {
+  IoStepFunctor<ExecSpace, Real, GapJunctions> f;
+  f.cur = state.cur;
+  f.next = state.next;
+  f.g_cal = g_cal;
+  f.i_app_cell = i_app_cell;
+  f.gap = gap;
+  f.c = c;
+  f.i_app = Real(i_app);
+  f.spikes = spikes;
+  f.spike_threshold = spike_threshold;
+  f.step = static_cast<int>(steps_done + 1);
+  return f;
+}
+
 }  // namespace kbrain::io
