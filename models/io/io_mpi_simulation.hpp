@@ -194,20 +194,8 @@ class IoMpiSimulation {
 
   // This rank's spikes since the last drain, (step, GLOBAL cell), sorted.
   SpikeEvents drain_spikes() {
-    SpikeEvents out;
     pending_check_ = false;
-    if (sink_.events.extent(0) == 0) return out;
-    int n = 0;
-    Kokkos::deep_copy(n, sink_.count);
-    if (n > sink_.capacity()) throw std::logic_error("spike buffer overflow: drain_spikes() was not called often enough");
-    if (n > 0) {
-      auto sub = Kokkos::subview(sink_.events, std::make_pair(0, 2 * n));  // only the filled part
-      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sub);
-      for (int k = 0; k < n; ++k) out.emplace_back(h(2 * k), plan_.global[h(2 * k + 1)]);
-      std::sort(out.begin(), out.end());
-      Kokkos::deep_copy(sink_.count, 0);
-    }
-    return out;
+    return drain_spike_sink(sink_, [this](int local) { return plan_.global[local]; });
   }
   bool spikes_due() const { return pending_check_; }
 

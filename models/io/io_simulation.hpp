@@ -115,23 +115,8 @@ class IoSimulation {
 
   // Spikes since the last drain, sorted by (step, cell); step = updates done when V_axon crossed.
   SpikeEvents drain_spikes() {
-    SpikeEvents out;
-    if (sink_.events.extent(0) == 0) return out;
-    int n = 0;
-    Kokkos::deep_copy(n, sink_.count);
-    if (n > sink_.capacity())
-      throw std::logic_error("spike buffer overflow: drain_spikes() was not called often enough");
-    if (n > 0) {
-      auto sub = Kokkos::subview(sink_.events, std::make_pair(0, 2 * n));  // contiguous: one transfer
-      auto h = Kokkos::create_mirror_view(sub);
-      Kokkos::deep_copy(h, sub);
-      out.reserve(n);
-      for (int k = 0; k < n; ++k) out.emplace_back(h(2 * k), h(2 * k + 1));
-      std::sort(out.begin(), out.end());
-      Kokkos::deep_copy(sink_.count, 0);
-    }
     pending_check_ = false;
-    return out;
+    return drain_spike_sink(sink_, [](int cell) { return std::int64_t(cell); });
   }
   bool spikes_due() const { return pending_check_; }
 

@@ -2,7 +2,11 @@
 // One forward-Euler step n -> n+1 of every IO cell (docs/models/inferior-olive.md). All right-hand sides read the
 // step-n state in `cur`; gates are advanced first and each voltage uses the new gates with the old voltages.
 // Results go to `next`. Optionally detects upward crossings of V_axon through a threshold (spikes).
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include <Kokkos_Core.hpp>
 
@@ -68,6 +72,25 @@ struct SpikeSink {
   Kokkos::View<int*, Mem> events;  // step, cell, step, cell, ... (2 ints per event); extent 0 => detection off
   KOKKOS_INLINE_FUNCTION int capacity() const { return static_cast<int>(events.extent(0) / 2); }
 };
+
+// Host: the sink's events as (step, cell_of(cell)) sorted, and the sink emptied. Throws if it overflowed.
+template <class Mem, class CellOf>
+std::vector<std::pair<std::int64_t, std::int64_t>> drain_spike_sink(const SpikeSink<Mem>& sink, CellOf cell_of) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  if (sink.events.extent(0) == 0) return out;
+  int n = 0;
+  Kokkos::deep_copy(n, sink.count);
+  if (n > sink.capacity()) throw std::logic_error("spike buffer overflow: drain_spikes() was not called often enough");
+  if (n > 0) {
+    auto sub = Kokkos::subview(sink.events, std::make_pair(0, 2 * n));  // only the filled part: one transfer
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sub);
+    out.reserve(n);
+    for (int k = 0; k < n; ++k) out.emplace_back(h(2 * k), cell_of(h(2 * k + 1)));
+    std::sort(out.begin(), out.end());
+    Kokkos::deep_copy(sink.count, 0);
+  }
+  return out;
+}
 
 template <class ExecSpace, class Real, class GapJunctions>
 struct IoStepFunctor {

@@ -15,6 +15,7 @@
 // every backend deliver identical input.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -93,17 +94,17 @@ class PointNetworkSimulation {
 
  private:
   void run_step(PhaseSeconds* t) {
-    Stopwatch clock;
-    const auto lap = [&](double* into) {
-      if (!t) return;
-      Exec().fence();
-      *into += clock.seconds();
-      clock.restart();
-    };
+    std::optional<Stopwatch> clock;  // profiled steps only
     if (t) {
       Exec().fence();
-      clock.restart();
+      clock.emplace();
     }
+    const auto lap = [&](double PhaseSeconds::*phase) {
+      if (!t) return;
+      Exec().fence();
+      t->*phase += clock->seconds();
+      clock->restart();
+    };
     if (steps_done_ >= INT32_MAX - 1) throw std::runtime_error("more than 2^31-2 steps in one run");
     const int n = static_cast<int>(steps_done_);
     StepInputs<Real, Mem> in;
@@ -120,7 +121,7 @@ class PointNetworkSimulation {
       spiking::PoissonFlagFunctor<Mem> pf{flags_, static_cast<int>(neurons_), poisson_probability_, seed_, n};
       Kokkos::parallel_for("kbrain::spiking::poisson", Kokkos::RangePolicy<Exec>(0, sources_), pf);
     }
-    lap(t ? &t->neurons : nullptr);
+    lap(&PhaseSeconds::neurons);
     const int size = static_cast<int>(neurons_ + sources_);
     const int slot = spiking::step_counter(n);
     if (atomic_append_) {
@@ -134,7 +135,7 @@ class PointNetworkSimulation {
     }
     Kokkos::parallel_for("kbrain::spiking::advance", Kokkos::RangePolicy<Exec>(0, 1),
                          spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_, slot});
-    lap(t ? &t->compact : nullptr);
+    lap(&PhaseSeconds::compact);
     if (synapses_.count > 0) {
       spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters_, ring_, n, slots_, receptors_, slot};
       Kokkos::parallel_for("kbrain::spiking::deliver", Kokkos::TeamPolicy<Exec>(deliver_league_, Kokkos::AUTO),
@@ -144,7 +145,7 @@ class PointNetworkSimulation {
       spiking::DenseDeliverFunctor<Mem> deliver{dense_, list_, counters_, ring_, n, slots_, receptors_, slot};
       Kokkos::parallel_for("kbrain::spiking::deliver_dense", Kokkos::RangePolicy<Exec>(0, neurons_), deliver);
     }
-    lap(t ? &t->deliver : nullptr);
+    lap(&PhaseSeconds::deliver);
     ++steps_done_;
     if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
   }

@@ -1,0 +1,85 @@
+#pragma once
+// Captures chosen (variable, index) values of a model state on the device into a ring of `slots` rows, without any
+// host synchronisation; drain() copies the filled rows to the host in one transfer. Shared by the IO and the
+// point-neuron samplers, which only say how a value is read (`Reader`: a copyable device-side handle with
+// `KOKKOS_INLINE_FUNCTION Real operator()(int var, int index) const`).
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+namespace kbrain {
+
+template <class Reader, class Real, class Mem>
+struct SampleGatherFunctor {
+  Reader read;
+  Kokkos::View<const int*, Mem> vars, indices;  // flattened pairs, variable-major
+  Kokkos::View<Real**, Kokkos::LayoutRight, Mem> buffer;
+  int slot = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const int k) const { buffer(slot, k) = read(vars(k), indices(k)); }
+};
+
+template <class Exec, class Real, class Reader>
+class DeviceSampler {
+ public:
+  using Mem = typename Exec::memory_space;
+
+  DeviceSampler() = default;
+  // Samples variables x indices (variable-major), up to `slots` samples between drains.
+  DeviceSampler(const std::vector<int>& variables, const std::vector<std::int64_t>& indices, int slots)
+      : width_(static_cast<int>(variables.size() * indices.size())), slots_(slots) {
+    if (slots < 1) throw std::invalid_argument("sampler needs at least one slot");
+    Kokkos::View<int*, Mem> v("sample_vars", width_), c("sample_indices", width_);
+    auto vh = Kokkos::create_mirror_view(v);
+    auto ch = Kokkos::create_mirror_view(c);
+    int k = 0;
+    for (int var : variables)
+      for (auto index : indices) {
+        vh(k) = var;
+        ch(k) = static_cast<int>(index);
+        ++k;
+      }
+    Kokkos::deep_copy(v, vh);
+    Kokkos::deep_copy(c, ch);
+    vars_ = v;
+    indices_ = c;
+    buffer_ = Kokkos::View<Real**, Kokkos::LayoutRight, Mem>("sample_buffer", slots_, width_ > 0 ? width_ : 1);
+    host_ = Kokkos::create_mirror_view(buffer_);
+  }
+
+  int width() const { return width_; }
+  bool full() const { return used_ == slots_; }
+  bool empty() const { return used_ == 0; }
+
+  void capture(const Reader& read, std::int64_t step) {
+    if (full()) throw std::logic_error("sampler full: drain() first");
+    SampleGatherFunctor<Reader, Real, Mem> f{read, vars_, indices_, buffer_, used_};
+    Kokkos::parallel_for("kbrain::sample", Kokkos::RangePolicy<Exec>(0, width_), f);
+    steps_.push_back(step);
+    ++used_;
+  }
+
+  // Calls sink(step, const double* values /* width() values */) for each captured sample, oldest first.
+  template <class Sink>
+  void drain(Sink&& sink) {
+    if (used_ == 0) return;
+    Kokkos::deep_copy(host_, buffer_);
+    std::vector<double> row(width_);
+    for (int s = 0; s < used_; ++s) {
+      for (int k = 0; k < width_; ++k) row[k] = host_(s, k);
+      sink(steps_[s], row.data());
+    }
+    used_ = 0;
+    steps_.clear();
+  }
+
+ private:
+  int width_ = 0, slots_ = 0, used_ = 0;
+  Kokkos::View<const int*, Mem> vars_, indices_;
+  Kokkos::View<Real**, Kokkos::LayoutRight, Mem> buffer_;
+  typename Kokkos::View<Real**, Kokkos::LayoutRight, Mem>::HostMirror host_;
+  std::vector<std::int64_t> steps_;
+};
+
+}  // namespace kbrain
