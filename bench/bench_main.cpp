@@ -67,12 +67,19 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
 #endif
 }
 
+// The gap-junction kernel a benchmark forces (IoSimulation::set_gap_split / set_gap_tiling).
+struct GapVariant {
+  std::string name;  // fused, split, tiled (default cut), tiled_B_H
+  int split = 0, tiled = 0, brick = 0, halo = 0;
+};
+
 // IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
-// sums its junctions) vs split (a warp per cell computes the gap currents first, io_gap_split.hpp).
-//   junctions_per_second   junction terms evaluated per second
+// sums its junctions) vs split (a warp per cell computes the gap currents first, io_gap_split.hpp) vs tiled
+// (lattice networks: a brick's surroundings staged in team scratch, io_gap_tiled.hpp).
+//   ns_per_cell_step   in_cube: fraction of junctions the tiled kernel reads from the staged cube
 template <class Backend, class Real>
 void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std::int64_t cells, double density,
-                     int split) {
+                     const GapVariant& variant) {
   using Exec = typename Backend::execution_space;
   RandomNetworkSpec spec;
   spec.kind = kind;
@@ -86,9 +93,16 @@ void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std:
       io::IoParameters{},
       io::DeviceGapNetwork<Real, typename Backend::memory_space>::from_views(cells, generated.offsets,
                                                                              generated.sources, generated.g,
-                                                                             generated.g_const),
+                                                                             generated.g_const,
+                                                                             generated.lattice_side),
       g_cal);
-  sim.set_gap_split(split);
+  sim.set_gap_split(variant.split);
+  sim.set_gap_tiling(variant.tiled, variant.brick, variant.halo);
+  sim.prepare();
+  if (variant.tiled == 1) {
+    const auto [in, out] = sim.tiled_junctions();
+    state.counters["in_cube"] = double(in) / double(std::max<std::int64_t>(1, in + out));
+  }
   for (int n = 0; n < 5; ++n) sim.step(0.0);
   sim.fence();
   for (auto _ : state) {
@@ -183,24 +197,34 @@ void register_backend() {
     gens = {{RandomNetworkSpec::Kind::Uniform, 1048576, 10},     {RandomNetworkSpec::Kind::Uniform, 1048576, 100},
             {RandomNetworkSpec::Kind::Uniform, 1048576, 1000},   {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 100},
             {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 1000}, {RandomNetworkSpec::Kind::Gaussian3d, 4194304, 1000}};
-  for (const Gen& g : gens)
-    for (int split : {0, 1}) {
-      const std::string tag = std::string(g.kind == RandomNetworkSpec::Kind::Uniform ? "uniform/" : "gaussian3d/") +
-                              std::to_string(g.cells) + "/" + std::to_string(int(g.density)) +
-                              (split ? "/split" : "/fused");
-      benchmark::RegisterBenchmark(("io_step_generated/" + b + "/float/" + tag).c_str(),
+  const std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
+  // Tiled cuts: the default (largest cube in 40 KiB: 21^3 floats, 17^3 doubles) and its neighbours.
+  const std::vector<GapVariant> float_tiles = {{"tiled", 0, 1}, {"tiled_5_8", 0, 1, 5, 8}, {"tiled_9_6", 0, 1, 9, 6}};
+  const std::vector<GapVariant> double_tiles = {{"tiled", 0, 1}, {"tiled_3_7", 0, 1, 3, 7}, {"tiled_7_5", 0, 1, 7, 5}};
+  for (const Gen& g : gens) {
+    const bool lattice = g.kind == RandomNetworkSpec::Kind::Gaussian3d;
+    const std::string tag = std::string(lattice ? "gaussian3d/" : "uniform/") + std::to_string(g.cells) + "/" +
+                            std::to_string(int(g.density)) + "/";
+    auto variants_of = [&](const std::vector<GapVariant>& tiles) {
+      auto v = csr_variants;
+      if (lattice) v.insert(v.end(), tiles.begin(), tiles.end());
+      return v;
+    };
+    for (const GapVariant& v : variants_of(float_tiles))
+      benchmark::RegisterBenchmark(("io_step_generated/" + b + "/float/" + tag + v.name).c_str(),
                                    [=](benchmark::State& s) {
-                                     bm_io_generated<Backend, float>(s, g.kind, g.cells, g.density, split);
+                                     bm_io_generated<Backend, float>(s, g.kind, g.cells, g.density, v);
                                    })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
-      benchmark::RegisterBenchmark(("io_step_generated/" + b + "/double/" + tag).c_str(),
+    for (const GapVariant& v : variants_of(double_tiles))
+      benchmark::RegisterBenchmark(("io_step_generated/" + b + "/double/" + tag + v.name).c_str(),
                                    [=](benchmark::State& s) {
-                                     bm_io_generated<Backend, double>(s, g.kind, g.cells, g.density, split);
+                                     bm_io_generated<Backend, double>(s, g.kind, g.cells, g.density, v);
                                    })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
-    }
+  }
   benchmark::RegisterBenchmark(("copy_bandwidth/" + b + "/kernel/256MiB").c_str(),
                                [](benchmark::State& s) { bm_copy<Backend>(s, std::int64_t(256) << 20); })
       ->Unit(benchmark::kMillisecond)

@@ -61,6 +61,7 @@ int cmd_run(const RunOptions& o) {
   m.numbers["output_s"] = r.output_s;
   m.numbers["ns_per_cell_step"] = r.simulate_s * 1e9 / cell_steps;
   m.numbers["spikes"] = double(r.spikes);
+  m.fields["gap_kernel"] = r.gap_kernel;
   m.complete = true;
   write_manifest(plan.out_dir / "run.json", m);
 
@@ -71,7 +72,7 @@ int cmd_run(const RunOptions& o) {
              "output {:.3f} s\n",
              plan.network_build_s, r.setup_s, r.simulate_s, r.simulate_s * 1e9 / cell_steps,
              r.simulate_s / (r.steps * plan.params.dt / 1000.0), r.output_s);
-  fmt::print("  spikes: {}; output in {}\n", r.spikes, plan.out_dir.string());
+  fmt::print("  gap kernel: {}; spikes: {}; output in {}\n", r.gap_kernel, r.spikes, plan.out_dir.string());
   return 0;
 }
 

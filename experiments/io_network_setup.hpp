@@ -31,6 +31,8 @@ io::IoMemoryShape io_memory_shape(const IoRunPlan& plan) {
     s.per_junction_g = !plan.generator->spec.constant_conductance();
     s.symmetric = plan.generator->spec.symmetric;
     s.generator_table_bytes = plan.generator->table_bytes();
+    s.tiled_lists = io::IoSimulation<Backend, Real>::tiles_by_default(
+        plan.generator->spec.kind == RandomNetworkSpec::Kind::Gaussian3d, s.junctions, s.cells);
   } else {
     s.junctions = net.junctions();
     s.per_junction_g = !net.conductance.empty();
@@ -67,7 +69,8 @@ io::IoSimulation<Backend, Real> make_io_simulation(const IoRunPlan& plan, IoRunR
   res.junctions = net.junctions();
   return io::IoSimulation<Backend, Real>(
       plan.params,
-      io::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g, net.g_const),
+      io::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g, net.g_const,
+                                                      net.lattice_side),
       plan.g_cal);
 }
 

@@ -58,9 +58,10 @@ IoRunResult run_io(const IoRunPlan& plan) {
     probe_sampler.emplace(std::vector<int>{io::V_AXON}, plan.probe_cells, 1024);
     res.probe_v_axon.reserve(static_cast<std::size_t>(steps * plan.probe_cells.size()));
   }
+  sim.prepare();  // chooses the gap kernel and builds its lists (tiled) inside the setup phase
   sim.fence();
   res.setup_s = setup.seconds() - res.generate_s;
-  res.mesh_kernel = sim.uses_mesh_kernel();
+  res.gap_kernel = sim.gap_kernel_name();
   res.device_bytes = sim.device_bytes();
 
   // ---------------- simulate (+ output at drain points) ----------------

@@ -23,6 +23,7 @@ struct GeneratedNetwork {
   Kokkos::View<std::int32_t*, Mem> sources;
   Kokkos::View<Real*, Mem> g;                // extent 0 => every junction has g_const
   double g_const = 0;
+  int lattice_side = 0;  // gaussian3d: cells sit on a cube of this side (id = x*b^2 + y*b + z); 0 otherwise
 
   std::int64_t junctions() const { return static_cast<std::int64_t>(sources.extent(0)); }
   std::uint64_t bytes() const {
@@ -163,6 +164,7 @@ GeneratedNetwork<Real, Mem> generate_network(const RandomNetworkTables& tables) 
     if (tables.spec.symmetric) net = netgen::symmetrize<Exec, Real, Mem>(net, t.g_range);
   }
   net.g_const = tables.spec.constant_conductance() ? tables.spec.g_low : 0.0;
+  if (t.gaussian) net.lattice_side = static_cast<int>(t.side);
   Exec().fence();
   return net;
 }

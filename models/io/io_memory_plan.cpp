@@ -28,6 +28,8 @@ std::vector<MemoryItem> plan_io_memory(const IoMemoryShape& s) {
     items.push_back({"CSR sources", 4ull * j});
     if (s.per_junction_g) items.push_back({"CSR conductances", real * j});
   }
+  if (s.tiled_lists)  // each junction in one list: a 2-byte slot or a 4-byte source (bound: 4), + gap currents
+    items.push_back({"tiled gap lists (bound)", 16ull * (n + 1) + 4ull * j + (s.per_junction_g ? real * j : 0) + real * n});
   if (s.generated) {
     std::uint64_t temp = s.generator_table_bytes;
     if (s.symmetric)  // the upper half network and a scatter cursor live next to the final CSR

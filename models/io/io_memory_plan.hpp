@@ -30,6 +30,7 @@ struct IoMemoryShape {
   bool generated = false, symmetric = false;
   std::uint64_t generator_table_bytes = 0;
   bool host_network_copy = false;      // CPU backends: the host GapNetwork shares the same memory
+  bool tiled_lists = false;            // the brick-tiled gap kernel's lists (io_gap_tiled.hpp) next to the CSR
 };
 
 std::vector<MemoryItem> plan_io_memory(const IoMemoryShape& shape);

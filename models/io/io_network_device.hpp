@@ -15,6 +15,7 @@ template <class Real, class Mem>
 struct DeviceGapNetwork {
   std::int64_t cells = 0;
   bool mesh = false;
+  int lattice_side = 0;  // > 0: cells sit on a cube of this side (gaussian3d), so the brick-tiled kernel applies
   CsrGapJunctions<Real, Mem> csr;
   MeshGapJunctions<Real, Mem> grid;
 
@@ -54,7 +55,7 @@ struct DeviceGapNetwork {
   // A CSR already in Mem (e.g. generated on the device): no copy. g of extent 0 => every junction has g_const.
   static DeviceGapNetwork from_views(std::int64_t cells, Kokkos::View<const std::int64_t*, Mem> offsets,
                                      Kokkos::View<const std::int32_t*, Mem> sources,
-                                     Kokkos::View<const Real*, Mem> g, double g_const) {
+                                     Kokkos::View<const Real*, Mem> g, double g_const, int lattice_side = 0) {
     if (cells > INT32_MAX) throw std::invalid_argument("network has more than 2^31-1 cells");
     if (static_cast<std::int64_t>(offsets.extent(0)) != cells + 1)
       throw std::invalid_argument("CSR offsets must have cells + 1 entries");
@@ -66,6 +67,7 @@ struct DeviceGapNetwork {
     d.csr.sources = sources;
     d.csr.g = g;
     d.csr.g_const = Real(g_const);
+    d.lattice_side = lattice_side;
     return d;
   }
 

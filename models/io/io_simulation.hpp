@@ -12,6 +12,7 @@
 
 #include "core/network/gap_network.hpp"
 #include "models/io/io_gap_split.hpp"
+#include "models/io/io_gap_tiled.hpp"
 #include "models/io/io_network_device.hpp"
 #include "models/io/io_parameters.hpp"
 #include "models/io/io_state.hpp"
@@ -95,18 +96,29 @@ class IoSimulation {
   void step(double i_app, const std::vector<double>* per_cell = nullptr) {
     if (steps_done_ >= INT32_MAX) throw std::runtime_error("more than 2^31-1 steps in one run");
     if (per_cell) upload_per_cell(*per_cell);
-    ensure_gap_buffer();
-    if (network_.mesh) {
-      launch(network_.grid, i_app, per_cell != nullptr);
-    } else if (split_gap()) {
-      constexpr int kCellsPerTeam = Backend::is_gpu ? 4 : 1, kLanes = Backend::is_gpu ? 32 : 1;
-      const int cells = static_cast<int>(cells_);
-      Kokkos::parallel_for("kbrain::io::gap_currents",
-                           Kokkos::TeamPolicy<Exec>((cells + kCellsPerTeam - 1) / kCellsPerTeam, kCellsPerTeam, kLanes),
-                           CsrCurrentsFunctor<Exec, Real>{network_.csr, state_.cur, i_gap_, cells});
-      launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, per_cell != nullptr);
-    } else {
-      launch(network_.csr, i_app, per_cell != nullptr);
+    prepare();
+    switch (kernel_) {
+      case GapKernel::Mesh: launch(network_.grid, i_app, per_cell != nullptr); break;
+      case GapKernel::Tiled: {
+        constexpr int kTeamThreads = Backend::is_gpu ? 8 : 1, kLanes = Backend::is_gpu ? 32 : 1;
+        const auto& t = tiled_.tiling;
+        Kokkos::parallel_for("kbrain::io::gap_currents_tiled",
+                             Kokkos::TeamPolicy<Exec>(t.bricks(), kTeamThreads, kLanes)
+                                 .set_scratch_size(0, Kokkos::PerTeam(TiledCurrentsFunctor<Exec, Real>::scratch_bytes(t))),
+                             TiledCurrentsFunctor<Exec, Real>{tiled_, state_.cur, i_gap_});
+        launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, per_cell != nullptr);
+        break;
+      }
+      case GapKernel::Split: {
+        constexpr int kCellsPerTeam = Backend::is_gpu ? 4 : 1, kLanes = Backend::is_gpu ? 32 : 1;
+        const int cells = static_cast<int>(cells_);
+        Kokkos::parallel_for("kbrain::io::gap_currents",
+                             Kokkos::TeamPolicy<Exec>((cells + kCellsPerTeam - 1) / kCellsPerTeam, kCellsPerTeam, kLanes),
+                             CsrCurrentsFunctor<Exec, Real>{network_.csr, state_.cur, i_gap_, cells});
+        launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, per_cell != nullptr);
+        break;
+      }
+      case GapKernel::Fused: launch(network_.csr, i_app, per_cell != nullptr); break;
     }
     state_.swap();
     ++steps_done_;
@@ -134,25 +146,82 @@ class IoSimulation {
   std::int64_t cells() const { return cells_; }
   std::int64_t steps_done() const { return steps_done_; }
   bool uses_mesh_kernel() const { return network_.mesh; }
+  int lattice_side() const { return network_.lattice_side; }
   std::int64_t device_bytes() const {
     return static_cast<std::int64_t>(2 * NUM_VARS * cells_ * sizeof(Real) + cells_ * sizeof(Real) +
                                      i_gap_.extent(0) * sizeof(Real)) +
-           network_.device_bytes();
+           network_.device_bytes() + tiled_.device_bytes();
   }
   void fence() const { Exec().fence(); }
 
-  // Gap currents of CSR networks in their own warp-per-cell kernel (io_gap_split.hpp): -1 = on GPU backends, in
-  // float, when the mean number of junctions per cell is at least kSplitMinDegree (default), 0 = never, 1 = always
-  // (any backend; on the host it runs one cell per team, for tests). The default follows the H200 measurements in
-  // docs/performance.md: split is 1.3-1.45x faster in float at 1000 junctions per cell, slower at 10 and 100, and
-  // no faster in double.
+  // Which gap-junction kernel the steps use. Mesh: neighbours from the index (mesh2d). Fused: each cell sums its
+  // CSR row inside the step kernel. Split: a vector-lane group per cell sums the row in a kernel of its own
+  // (io_gap_split.hpp). Tiled: lattice networks, V_dend of a brick's surroundings staged in team scratch
+  // (io_gap_tiled.hpp). Fixed by prepare() (the first step calls it); set_gap_* afterwards throws.
+  enum class GapKernel { Mesh, Fused, Split, Tiled };
+
+  // Split: -1 = on GPU backends, in float, when the mean number of junctions per cell is at least kSplitMinDegree
+  // (default), 0 = never, 1 = always (any backend; on the host it runs one cell per team, for tests). The default
+  // follows the H200 measurements in docs/performance.md: split is 1.3-1.45x faster in float at 1000 junctions per
+  // cell, slower at 10 and 100, and no faster in double.
   static constexpr double kSplitMinDegree = 500;
-  void set_gap_split(int mode) { gap_split_mode_ = mode; }
-  bool split_gap() const {
-    if (network_.mesh || cells_ == 0) return false;
-    if (gap_split_mode_ >= 0) return gap_split_mode_ == 1;
-    return Backend::is_gpu && sizeof(Real) == 4 &&
-           double(network_.csr.sources.extent(0)) >= kSplitMinDegree * double(cells_);
+  void set_gap_split(int mode) {
+    require_unprepared();
+    gap_split_mode_ = mode;
+  }
+
+  // Tiled (lattice networks only): -1 = on GPU backends when the mean number of junctions per cell is at least
+  // kTiledMinDegree (default), 0 = never, 1 = always (throws without a lattice). brick, halo: the cut (0 = the
+  // largest cube that fits the team scratch memory, default_tiling).
+  static constexpr double kTiledMinDegree = 100;
+  static bool tiles_by_default(bool lattice, double junctions, double cells) {
+    return Backend::is_gpu && lattice && junctions >= kTiledMinDegree * cells;
+  }
+  void set_gap_tiling(int mode, int brick = 0, int halo = 0) {
+    require_unprepared();
+    if (mode == 1 && network_.lattice_side <= 0)
+      throw std::invalid_argument("the tiled gap kernel needs a lattice network (gaussian3d)");
+    gap_tiled_mode_ = mode;
+    tile_brick_ = brick;
+    tile_halo_ = halo;
+  }
+
+  // Chooses the gap kernel and builds what it needs (the tiled lists). Idempotent.
+  void prepare() {
+    if (prepared_) return;
+    kernel_ = choose_kernel();
+    if (kernel_ == GapKernel::Tiled) {
+      BrickTiling t = default_tiling<Real>(cells_, network_.lattice_side, tiled_scratch_limit());
+      if (tile_brick_ > 0) {
+        t.brick = tile_brick_;
+        t.halo = tile_halo_;
+      }
+      if (static_cast<std::int64_t>(TiledCurrentsFunctor<Exec, Real>::scratch_bytes(t)) > tiled_scratch_limit())
+        throw std::invalid_argument("tiled gap kernel: a cube of " + std::to_string(t.region()) +
+                                    "^3 values does not fit the team scratch memory of " + std::string(Backend::name));
+      tiled_ = build_tiled_gap<Exec, Real>(network_.csr, t);
+    }
+    if ((kernel_ == GapKernel::Split || kernel_ == GapKernel::Tiled) && i_gap_.extent(0) == 0)
+      i_gap_ = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_gap_current"), cells_);
+    prepared_ = true;
+  }
+  GapKernel gap_kernel() {
+    prepare();
+    return kernel_;
+  }
+  std::string gap_kernel_name() {
+    switch (gap_kernel()) {
+      case GapKernel::Mesh: return "mesh";
+      case GapKernel::Split: return "CSR split";
+      case GapKernel::Tiled:
+        return "tiled " + std::to_string(tiled_.tiling.brick) + "^3+" + std::to_string(tiled_.tiling.halo);
+      default: return "CSR";
+    }
+  }
+  bool split_gap() { return gap_kernel() == GapKernel::Split; }
+  // Tiled kernel: junctions served from the staged cube and from global memory (0, 0 for other kernels).
+  std::pair<std::int64_t, std::int64_t> tiled_junctions() const {
+    return {tiled_.in_junctions(), tiled_.out_junctions()};
   }
 
   // Host backends: SIMD chunked kernel (default) or the plain one-cell-per-index kernel with libm exp (the
@@ -176,9 +245,26 @@ class IoSimulation {
     Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(0, cells_), f);
   }
 
-  void ensure_gap_buffer() {
-    if (split_gap() && i_gap_.extent(0) == 0)
-      i_gap_ = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_gap_current"), cells_);
+  GapKernel choose_kernel() const {
+    if (network_.mesh) return GapKernel::Mesh;
+    if (cells_ == 0) return GapKernel::Fused;
+    const double junctions = double(network_.csr.sources.extent(0));
+    if (network_.lattice_side > 0 && gap_tiled_mode_ != 0) {
+      if (gap_tiled_mode_ == 1) return GapKernel::Tiled;
+      if (gap_split_mode_ != 1 && tiles_by_default(true, junctions, double(cells_))) return GapKernel::Tiled;
+    }
+    if (gap_split_mode_ >= 0) return gap_split_mode_ == 1 ? GapKernel::Split : GapKernel::Fused;
+    return Backend::is_gpu && sizeof(Real) == 4 && junctions >= kSplitMinDegree * double(cells_) ? GapKernel::Split
+                                                                                                : GapKernel::Fused;
+  }
+
+  // Team scratch for the staged cube: what the backend allows per team, at most 40 KiB (Kokkos 3.4's CUDA limit).
+  static std::int64_t tiled_scratch_limit() {
+    return std::min<std::int64_t>(40 * 1024, Kokkos::TeamPolicy<Exec>(1, 1).scratch_size_max(0));
+  }
+
+  void require_unprepared() const {
+    if (prepared_) throw std::logic_error("the gap kernel is chosen at the first step; set it before");
   }
 
   void upload_per_cell(const std::vector<double>& v) {
@@ -206,7 +292,10 @@ class IoSimulation {
   std::int64_t steps_done_ = 0;
   bool pending_check_ = false;
   bool host_simd_ = true;
-  int gap_split_mode_ = -1;
+  int gap_split_mode_ = -1, gap_tiled_mode_ = -1, tile_brick_ = 0, tile_halo_ = 0;
+  bool prepared_ = false;
+  GapKernel kernel_ = GapKernel::Fused;
+  TiledGapJunctions<Real, Mem> tiled_;
   Kokkos::View<Real*, Mem> i_gap_;
 };
 

@@ -1,0 +1,168 @@
+// Brick-tiled gap kernel (models/io/io_gap_tiled.hpp) on every backend: its two junction lists are exactly the CSR
+// split by the cube test, and a network run with it agrees with the fused kernel, for several cuts (all junctions
+// in the cube, some outside, none inside), partial lattices and per-junction conductances.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/network/generate_network.hpp"
+#include "core/network/random_network.hpp"
+#include "models/io/io_gap_tiled.hpp"
+#include "models/io/io_simulation.hpp"
+#include "tests/backend_types.hpp"
+
+namespace {
+
+using namespace kbrain;
+
+RandomNetworkSpec lattice_spec(std::int64_t cells, bool g_range) {
+  RandomNetworkSpec spec;
+  spec.kind = RandomNetworkSpec::Kind::Gaussian3d;
+  spec.cells = cells;
+  spec.density = 40;
+  spec.sigma = 1.0;
+  spec.scale = 1.6;  // reach of a few sites: a 3^3 brick with halo 2 leaves a tail outside its cube
+  spec.seed = 11;
+  if (g_range) {
+    spec.g_low = 0.02;
+    spec.g_high = 0.06;
+  }
+  return spec;
+}
+
+template <class Backend>
+io::DeviceGapNetwork<double, typename Backend::memory_space> device_network(const RandomNetworkSpec& spec) {
+  using Exec = typename Backend::execution_space;
+  const auto net = generate_network<Exec, double>(make_random_network_tables(spec));
+  REQUIRE(net.lattice_side > 0);
+  return io::DeviceGapNetwork<double, typename Backend::memory_space>::from_views(
+      net.cells, net.offsets, net.sources, net.g, net.g_const, net.lattice_side);
+}
+
+template <class V>
+auto host(const V& v) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
+
+struct Cut {
+  int brick, halo;
+};
+
+// Every variable of every cell after `steps` steps with a pulse; tiled = -1 default, 0 fused, 1 tiled (cut).
+template <class Backend>
+std::vector<std::vector<double>> run(const RandomNetworkSpec& spec, int tiled, Cut cut, int steps = 300) {
+  std::vector<double> g_cal(spec.cells);
+  for (std::int64_t i = 0; i < spec.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 13) / 13.0;
+  io::IoSimulation<Backend, double> sim(io::IoParameters{}, device_network<Backend>(spec), g_cal);
+  sim.set_gap_split(0);
+  sim.set_gap_tiling(tiled, cut.brick, cut.halo);
+  CHECK((sim.gap_kernel() == io::IoSimulation<Backend, double>::GapKernel::Tiled) == (tiled == 1));
+  for (int n = 0; n < steps; ++n) sim.step(n >= 50 && n < 150 ? 6.0 : 0.0);
+  std::vector<std::vector<double>> out;
+  for (int v = 0; v < io::NUM_VARS; ++v) out.push_back(sim.variable(v));
+  return out;
+}
+
+double max_abs_diff(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
+  double m = 0;
+  for (std::size_t v = 0; v < a.size(); ++v)
+    for (std::size_t i = 0; i < a[v].size(); ++i) m = std::max(m, std::fabs(a[v][i] - b[v][i]));
+  return m;
+}
+
+}  // namespace
+
+TEST_SUITE("io_tiled") {
+  TEST_CASE_TEMPLATE_DEFINE("the in-cube and out-of-cube lists are the CSR, split by the cube test", Backend,
+                            io_tiled_lists) {
+    using Exec = typename Backend::execution_space;
+    for (const std::int64_t cells : {std::int64_t(4096), std::int64_t(3000)}) {  // full 16^3 cube; partial 15^3
+      for (const bool g_range : {false, true}) {
+        CAPTURE(cells);
+        CAPTURE(g_range);
+        const auto spec = lattice_spec(cells, g_range);
+        const auto d = device_network<Backend>(spec);
+        io::BrickTiling t;
+        t.cells = cells;
+        t.side = d.lattice_side;
+        t.brick = 3;
+        t.halo = 2;
+        const auto tl = io::build_tiled_gap<Exec, double>(d.csr, t);
+        const auto off = host(d.csr.offsets);
+        const auto src = host(d.csr.sources);
+        const auto in_off = host(tl.in_offsets), out_off = host(tl.out_offsets);
+        const auto slots = host(tl.slots);
+        const auto out_src = host(tl.out_sources);
+        REQUIRE(tl.in_junctions() + tl.out_junctions() == static_cast<std::int64_t>(src.extent(0)));
+        CHECK(tl.in_junctions() > 0);
+        CHECK(tl.out_junctions() > 0);  // the cut leaves a tail outside the cube
+        std::int64_t bad = 0;
+        const int r = t.region();
+        for (std::int64_t i = 0; i < cells; ++i) {
+          const auto c = io::tiled::site_of(i, t.side);
+          std::int64_t a = in_off(i), b = out_off(i);
+          for (std::int64_t k = off(i); k < off(i + 1); ++k) {
+            const auto s = io::tiled::site_of(src(k), t.side);
+            const int rx = s.x - (c.x / 3 * 3 - 2), ry = s.y - (c.y / 3 * 3 - 2), rz = s.z - (c.z / 3 * 3 - 2);
+            const bool inside = rx >= 0 && ry >= 0 && rz >= 0 && rx < r && ry < r && rz < r;
+            if (inside) bad += slots(a++) != (rx * r + ry) * r + rz;
+            else bad += out_src(b++) != src(k);
+          }
+          bad += a != in_off(i + 1) || b != out_off(i + 1);
+        }
+        CHECK(bad == 0);
+        if (g_range) {
+          const auto g = host(d.csr.g), g_in = host(tl.g_in), g_out = host(tl.g_out);
+          std::vector<double> merged(g_in.data(), g_in.data() + g_in.extent(0));
+          merged.insert(merged.end(), g_out.data(), g_out.data() + g_out.extent(0));
+          std::vector<double> all(g.data(), g.data() + g.extent(0));
+          std::sort(merged.begin(), merged.end());
+          std::sort(all.begin(), all.end());
+          CHECK(merged == all);
+        }
+      }
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_tiled_lists, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("tiled gap currents agree with the fused kernel", Backend, io_tiled_vs_fused) {
+    for (const std::int64_t cells : {std::int64_t(4096), std::int64_t(3000)}) {
+      for (const bool g_range : {false, true}) {
+        CAPTURE(cells);
+        CAPTURE(g_range);
+        const auto spec = lattice_spec(cells, g_range);
+        const auto fused = run<Backend>(spec, 0, {0, 0});
+        CHECK(fused[io::V_DEND][0] != fused[io::V_DEND][1]);  // coupled cells with different g_CaL differ
+        for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}}) {  // a tail outside; all outside; ~all inside
+          CAPTURE(cut.brick);
+          CAPTURE(cut.halo);
+          CHECK(max_abs_diff(fused, run<Backend>(spec, 1, cut)) < 1e-9);
+        }
+      }
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_tiled_vs_fused, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE("cuts that cannot work are refused with a message") {
+    io::BrickTiling t;
+    t.cells = 1000;
+    t.side = 10;
+    t.brick = 20;
+    t.halo = 11;  // 42^3 sites: more than 16-bit slots address
+    CHECK_THROWS_WITH_AS(t.validate(), doctest::Contains("65535"), std::invalid_argument);
+    t.brick = 0;
+    CHECK_THROWS_AS(t.validate(), std::invalid_argument);
+    t.brick = 4;
+    t.halo = 1;
+    t.cells = 1001;  // more than 10^3
+    CHECK_THROWS_AS(t.validate(), std::invalid_argument);
+    const auto f = io::default_tiling<float>(1000, 10, 40 * 1024);
+    CHECK(f.region() == 21);
+    CHECK(f.region_sites() * 4 <= 40 * 1024);
+    const auto d = io::default_tiling<double>(1000, 10, 40 * 1024);
+    CHECK(d.region() == 17);
+  }
+}
