@@ -146,6 +146,53 @@ TEST_SUITE("io_tiled") {
   }
   TEST_CASE_TEMPLATE_APPLY(io_tiled_vs_fused, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE_TEMPLATE_DEFINE("per cell, tiled gap currents equal the warp-per-cell CSR kernel's", Backend,
+                            io_tiled_currents) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    const auto spec = lattice_spec(3000, true);
+    const auto d = device_network<Backend>(spec);
+    io::StateView<double, Mem> state("state", io::NUM_VARS, spec.cells);
+    auto hs = Kokkos::create_mirror_view(state);
+    for (std::int64_t i = 0; i < spec.cells; ++i) hs(io::V_DEND, i) = -70.0 + double((i * 7919) % 401) * 0.1;
+    Kokkos::deep_copy(state, hs);
+    constexpr int kLanes = Backend::is_gpu ? 32 : 1, kTeam = Backend::is_gpu ? 4 : 1;
+    const int cells = static_cast<int>(spec.cells);
+    Kokkos::View<double*, Mem> by_row("by_row", cells);
+    Kokkos::parallel_for(Kokkos::TeamPolicy<Exec>((cells + kTeam - 1) / kTeam, kTeam, kLanes),
+                         io::CsrCurrentsFunctor<Exec, double>{d.csr, state, by_row, cells});
+    const auto want = host(by_row);
+    for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}}) {
+      CAPTURE(cut.brick);
+      CAPTURE(cut.halo);
+      io::BrickTiling t;
+      t.cells = spec.cells;
+      t.side = d.lattice_side;
+      t.brick = cut.brick;
+      t.halo = cut.halo;
+      const auto tl = io::build_tiled_gap<Exec, double>(d.csr, t);
+      Kokkos::View<double*, Mem> tiled_out("tiled", cells);
+      Kokkos::deep_copy(tiled_out, -1e300);
+      constexpr int kTeamThreads = Backend::is_gpu ? 8 : 1;
+      Kokkos::parallel_for(
+          Kokkos::TeamPolicy<Exec>(t.bricks(), kTeamThreads, kLanes)
+              .set_scratch_size(0, Kokkos::PerTeam(io::TiledCurrentsFunctor<Exec, double>::scratch_bytes(t))),
+          io::TiledCurrentsFunctor<Exec, double>{tl, state, tiled_out});
+      const auto got = host(tiled_out);
+      std::int64_t bad = 0, first = -1;
+      for (int i = 0; i < cells; ++i)
+        if (!(std::fabs(got(i) - want(i)) <= 1e-12 * (1 + std::fabs(want(i))))) {
+          if (first < 0) first = i;
+          ++bad;
+        }
+      CAPTURE(first);
+      CAPTURE(first >= 0 ? got(first) : 0.0);
+      CAPTURE(first >= 0 ? want(first) : 0.0);
+      CHECK(bad == 0);
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_tiled_currents, KBRAIN_TEST_BACKENDS);
+
   TEST_CASE("cuts that cannot work are refused with a message") {
     io::BrickTiling t;
     t.cells = 1000;
