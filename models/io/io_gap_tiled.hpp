@@ -37,7 +37,7 @@ struct BrickTiling {
     return static_cast<int>((slabs + brick - 1) / brick);
   }
   std::int64_t bricks() const { return std::int64_t(bricks_x()) * bricks_yz() * bricks_yz(); }
-  std::int64_t region_sites() const { return std::int64_t(region()) * region() * region(); }
+  KOKKOS_INLINE_FUNCTION std::int64_t region_sites() const { return std::int64_t(region()) * region() * region(); }
 
   void validate() const {
     if (side <= 0 || cells <= 0 || cells > std::int64_t(side) * side * side)
@@ -217,7 +217,7 @@ struct TiledCurrentsFunctor {
   static std::size_t scratch_bytes(const BrickTiling& t) { return Scratch::shmem_size(t.region_sites()); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const BrickTiling& t = gap.tiling;
+    const BrickTiling t = gap.tiling;
     const int nyz = t.bricks_yz(), brick = team.league_rank();
     const int bx = brick / (nyz * nyz), by = (brick / nyz) % nyz, bz = brick % nyz;
     const int r = t.region(), b = t.side, h = t.halo, edge = t.brick;
