@@ -10,6 +10,14 @@
 #error "kbrain: Kokkos_Core.hpp did not define KOKKOS_VERSION"
 #endif
 
+// nvcc only warns when device code calls a __host__ function (diagnostics 20011, 20014), and the kernel then
+// silently does nothing at run time. Every kernel header includes this one: make both errors, so that the CUDA
+// compile in CI catches them.
+#if defined(__NVCC__)
+#pragma nv_diag_error 20011
+#pragma nv_diag_error 20014
+#endif
+
 namespace kbrain::kx {
 
 #if KOKKOS_VERSION >= 40000
