@@ -1,16 +1,35 @@
 // kbrain_mpi_pingpong (MPI builds): the latency and bandwidth of the halo exchange's transport, for the model in
 // docs/mpi.md. Ranks 0 and 1 bounce messages of 8 B ... 64 MiB; for each size it prints the one-way time of
 //   host    : host buffers straight through MPI
-//   staged  : device buffer -> host mirror (deep_copy) -> MPI -> host mirror -> device buffer (kbrain's path when
-//             the MPI library is not CUDA-aware); on host-only builds the copies are host copies
+//   staged  : device buffer -> host staging buffer (deep_copy) -> MPI -> host staging buffer -> device buffer
+//             (kbrain's path when the MPI library is not CUDA-aware); the staging buffer is in the default backend's
+//             staging_memory_space (page-locked for CUDA), as in the IO simulation; on host-only builds the copies
+//             are host copies
 // (median of the round trips / 2) as CSV on rank 0: bytes,host_us,staged_us. Usage: mpirun -n 2 kbrain_mpi_pingpong [repetitions]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
+
+#include "backends/enabled_backends.hpp"
 #include <mpi.h>
+
+// The enabled backend that runs on Kokkos' default execution space (its traits name the staging memory).
+template <class Tuple>
+struct DefaultBackend;
+template <>
+struct DefaultBackend<std::tuple<>> {
+  using type = void;
+};
+template <class B, class... Bs>
+struct DefaultBackend<std::tuple<B, Bs...>> {
+  using type = std::conditional_t<std::is_same<typename B::execution_space, Kokkos::DefaultExecutionSpace>::value, B,
+                                  typename DefaultBackend<std::tuple<Bs...>>::type>;
+};
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -26,7 +45,8 @@ int main(int argc, char** argv) {
       const int peer = 1 - rank;
       const std::size_t max_bytes = std::size_t(64) << 20;
       Kokkos::View<char*> dev("pingpong_dev", max_bytes);
-      auto host = Kokkos::create_mirror_view(dev);
+      Kokkos::View<char*, typename DefaultBackend<kbrain::EnabledBackends>::type::staging_memory_space> host(
+          "pingpong_staging", max_bytes);
       std::vector<char> plain(max_bytes, 1);
       if (rank == 0) std::printf("bytes,host_us,staged_us\n");
       for (std::size_t bytes = 8; bytes <= max_bytes; bytes *= 4) {

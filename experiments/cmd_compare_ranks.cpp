@@ -1,7 +1,9 @@
 // `kbrain compare EXP --ranks 1,2,4 [--sizes ...] [--weak]` (docs/mpi.md): for each size and rank count K, runs
-// `mpiexec -n K kbrain run EXP --size N` (this executable, a fresh MPI job each time), reads its run.json and
-// prints a strong-scaling (fixed total size) or weak-scaling (--weak: fixed size per rank) table with the per-rank
-// phase maxima: generation, plan, simulate, compute, exchange wait. Written to compare_ranks.{md,csv}.
+// `mpiexec -n K kbrain run EXP --size N --phase-timing` (this executable, a fresh MPI job each time), reads its
+// run.json and prints a strong-scaling (fixed total size) or weak-scaling (--weak: fixed size per rank) table with
+// the phase maxima over ranks (generation, plan, simulate, compute, exchange wait, exchange and its fraction of the
+// step), then one row per rank of every run: compute, exchange and exchange fraction (fenced phases). Written to
+// compare_ranks.{md,csv} and compare_ranks_per_rank.csv.
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -72,23 +74,29 @@ int cmd_compare_ranks(const CompareOptions& o) {
 
   std::string md = fmt::format(
       "# {} scaling: {} / {} on {}\n\n{} scaling; date {}, commit {}, command `{}`\n\n"
-      "Phase times are maxima over ranks (seconds). `compute` = simulate − exchange wait; `wait %` = exchange wait / "
-      "simulate. Efficiency: strong T1/(K·TK), weak T1/TK (simulate time).\n\n",
+      "Phase times are maxima over ranks (seconds), measured with fenced phases (`kbrain run --phase-timing`): "
+      "`compute` = interior + border kernels, `exchange` = pack + staging copies + wait + unpack, `exch %` = "
+      "exchange / simulate of that rank (max over ranks); `wait %` = exchange wait / simulate. "
+      "Efficiency: strong T1/(K·TK), weak T1/TK (simulate time).\n\n",
       cfg.name, backend, precision, backend_facts(backend).description, o.weak ? "Weak" : "Strong", today_iso(),
       git_commit(), command_line());
   std::string csv = "size,ranks,cells,junctions,steps,generate_s,plan_s,simulate_s,compute_s,exchange_wait_s,"
-                    "wait_pct,halo_values_per_step,speedup,efficiency\n";
+                    "wait_pct,halo_values_per_step,speedup,efficiency,exchange_s,exchange_pct\n";
+  std::string per_rank_csv = "size,ranks,rank,simulate_s,compute_s,exchange_wait_s,exchange_s,exchange_pct\n";
   for (auto size : sizes) {
     md += "| ranks | cells | junctions | halo values/step | generate s | plan s | simulate s | compute s | "
-          "exchange wait s | wait % | ns/cell-step | speedup | efficiency |\n"
-          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+          "exchange wait s | wait % | exchange s | exch % | ns/cell-step | speedup | efficiency |\n"
+          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    std::string per_rank_md = "| ranks | rank | simulate s | compute s | exchange wait s | exchange s | exch % |\n"
+                              "|---:|---:|---:|---:|---:|---:|---:|\n";
     double t1 = 0;
     int k1 = 0;
     for (int k : o.ranks) {
       std::int64_t run_size = size;
       if (o.weak) run_size = mesh ? std::llround(double(size) * std::sqrt(double(k))) : size * k;
       const auto dir = out_dir / fmt::format("size{}_ranks{}", run_size, k);
-      std::string cmd = fmt::format("{} {} -n {} {} run {} -b {} -p {} -o {} --partition {}", shell_quote(mpiexec),
+      std::string cmd = fmt::format("{} {} -n {} {} run {} -b {} -p {} -o {} --partition {} --phase-timing",
+                                    shell_quote(mpiexec),
                                     flags, k, shell_quote(self), shell_quote(o.experiment), backend, precision,
                                     shell_quote(dir.string()), o.partition);
       if (run_size > 0) cmd += fmt::format(" --size {}", run_size);
@@ -99,31 +107,38 @@ int cmd_compare_ranks(const CompareOptions& o) {
       const auto n = read_numbers(dir / "run.json");
       if (rc != 0 || n.empty()) {
         fmt::print(stderr, "[compare --ranks] run failed (exit {}); see {}.log\n", rc, dir.string());
-        md += fmt::format("| {} | failed (see {}.log) |||||||||||\n", k, dir.filename().string());
+        md += fmt::format("| {} | failed (see {}.log) |||||||||||||\n", k, dir.filename().string());
         continue;
       }
-      const double sim = n.at("simulate_s"), wait = n.count("exchange_wait_s") ? n.at("exchange_wait_s") : 0;
+      auto get = [&n](const std::string& key) { return n.count(key) ? n.at(key) : 0.0; };
+      const double sim = n.at("simulate_s"), wait = get("exchange_wait_s");
       if (t1 == 0) t1 = sim, k1 = k;
       const double speedup = t1 / sim * 1.0;
       const double eff = o.weak ? t1 / sim : t1 * k1 / (sim * k);
       const double cells = n.at("cells"), steps = n.at("steps");
-      md += fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} | {:.2f} | "
-                        "{:.2f} | {:.2f} |\n",
-                        k, cells, n.count("junctions") ? n.at("junctions") : 0,
-                        n.count("halo_values_per_step") ? n.at("halo_values_per_step") : 0,
-                        n.count("generate_s") ? n.at("generate_s") : 0, n.count("plan_s") ? n.at("plan_s") : 0, sim,
-                        n.count("compute_s") ? n.at("compute_s") : 0, wait, 100 * wait / sim,
-                        sim * 1e9 / (cells * steps), speedup, eff);
-      csv += fmt::format("{},{},{:.0f},{:.0f},{:.0f},{},{},{},{},{},{:.2f},{:.0f},{:.4f},{:.4f}\n", size, k, cells,
-                         n.count("junctions") ? n.at("junctions") : 0, steps,
-                         n.count("generate_s") ? n.at("generate_s") : 0, n.count("plan_s") ? n.at("plan_s") : 0, sim,
-                         n.count("compute_s") ? n.at("compute_s") : 0, wait, 100 * wait / sim,
-                         n.count("halo_values_per_step") ? n.at("halo_values_per_step") : 0, speedup, eff);
+      const double exch = get("exchange_s"), exch_pct = 100 * get("exchange_fraction_max");
+      md += fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} | {:.3f} | "
+                        "{:.1f} | {:.2f} | {:.2f} | {:.2f} |\n",
+                        k, cells, get("junctions"), get("halo_values_per_step"), get("generate_s"), get("plan_s"), sim,
+                        get("compute_s"), wait, 100 * wait / sim, exch, exch_pct, sim * 1e9 / (cells * steps), speedup,
+                        eff);
+      csv += fmt::format("{},{},{:.0f},{:.0f},{:.0f},{},{},{},{},{},{:.2f},{:.0f},{:.4f},{:.4f},{},{:.2f}\n", size, k,
+                         cells, get("junctions"), steps, get("generate_s"), get("plan_s"), sim, get("compute_s"), wait,
+                         100 * wait / sim, get("halo_values_per_step"), speedup, eff, exch, exch_pct);
+      for (int q = 0; q < k; ++q) {
+        const std::string p = fmt::format("rank{}_", q);
+        const double rs = get(p + "simulate_s"), rc = get(p + "compute_s"), rw = get(p + "exchange_wait_s");
+        const double re = get(p + "exchange_s"), rf = 100 * get(p + "exchange_fraction");
+        per_rank_md += fmt::format("| {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} |\n", k, q, rs, rc, rw, re, rf);
+        per_rank_csv += fmt::format("{},{},{},{},{},{},{},{:.2f}\n", size, k, q, rs, rc, rw, re, rf);
+      }
     }
+    md += "\nPer rank (fenced phases):\n\n" + per_rank_md;
     md += "\n";
   }
   std::ofstream(out_dir / "compare_ranks.md") << md;
   std::ofstream(out_dir / "compare_ranks.csv") << csv;
+  std::ofstream(out_dir / "compare_ranks_per_rank.csv") << per_rank_csv;
   fmt::print("{}", md);
   return 0;
 }

@@ -27,6 +27,8 @@ int cmd_run(const RunOptions& o) {
   const Precision precision = o.precision.empty() ? cfg.precision : parse_precision(o.precision);
   if (o.steps < 0) throw ConfigError("--steps must be > 0");
   if (o.size < 0) throw ConfigError("--size must be >= 1");
+  if (o.phase_timing)
+    throw ConfigError("--phase-timing times the phases of the distributed step: run under mpirun (one rank is fine)");
   if (is_spiking_model(cfg.model))
     return cmd_run_spiking(cfg, backend, precision, o.steps,
                            o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir));

@@ -30,14 +30,23 @@ int cmd_run_mpi(const RunOptions&) {
 
 namespace {
 
+// One row per rank. The fenced-phase columns (unpack_s ... exchange_fraction) are empty without --phase-timing.
 void write_ranks_csv(const std::filesystem::path& file, const std::vector<RankPhaseTimes>& ranks) {
   std::ofstream f(file);
-  f << "rank,cells,interior,halo,neighbours,sent,junctions,generate_s,plan_s,setup_s,compute_s,exchange_wait_s,"
-       "pack_post_s,output_s,wall_s\n";
-  for (const auto& t : ranks)
-    f << fmt::format("{},{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f}\n", t.rank, t.cells,
-                     t.interior, t.halo, t.neighbours, t.sent, t.junctions, t.generate_s, t.plan_s, t.setup_s,
-                     t.compute_s, t.exchange_wait_s, t.pack_post_s, t.output_s, t.wall_s);
+  f << "rank,cells,interior,halo,neighbours,sent,junctions,generate_s,plan_s,setup_s,simulate_s,compute_s,"
+       "exchange_wait_s,pack_post_s,output_s,wall_s,phase_timing,unpack_s,interior_s,border_s,exchange_s,"
+       "exchange_fraction\n";
+  for (const auto& t : ranks) {
+    f << fmt::format("{},{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},", t.rank,
+                     t.cells, t.interior, t.halo, t.neighbours, t.sent, t.junctions, t.generate_s, t.plan_s,
+                     t.setup_s, t.simulate_s, t.compute_s, t.exchange_wait_s, t.pack_post_s, t.output_s, t.wall_s,
+                     t.phase_timing ? "fenced" : "off");
+    if (t.phase_timing)
+      f << fmt::format("{:.6f},{:.6f},{:.6f},{:.6f},{:.6f}\n", t.unpack_s, t.interior_s, t.border_s, t.exchange_s,
+                       t.exchange_fraction);
+    else
+      f << ",,,,\n";
+  }
   if (!f) throw std::runtime_error("cannot write " + file.string());
 }
 
@@ -84,7 +93,7 @@ int cmd_run_mpi(const RunOptions& o) {
     write_manifest(plan.out_dir / "run.json", m);
   }
 
-  const IoMpiRunResult r = run_io_mpi_on(backend, precision, plan, choice);
+  const IoMpiRunResult r = run_io_mpi_on(backend, precision, plan, choice, o.phase_timing);
   if (!root) return 0;
 
   const IoRunResult& run = r.run;
@@ -113,6 +122,26 @@ int cmd_run_mpi(const RunOptions& o) {
   m.numbers["exchange_wait_mean_s"] = wait_mean;
   m.numbers["pack_post_s"] = pack_max;
   m.numbers["output_s"] = run.output_s;
+  // per rank (also in ranks.csv); with --phase-timing the fenced compute / exchange split and its maxima
+  m.fields["phase_timing"] = o.phase_timing ? "fenced" : "off";
+  double exchange_max = 0, fraction_max = 0, fraction_mean = 0;
+  for (const auto& t : r.ranks) {
+    const std::string q = fmt::format("rank{}_", t.rank);
+    m.numbers[q + "simulate_s"] = t.simulate_s;
+    m.numbers[q + "compute_s"] = t.compute_s;
+    m.numbers[q + "exchange_wait_s"] = t.exchange_wait_s;
+    if (!o.phase_timing) continue;
+    m.numbers[q + "exchange_s"] = t.exchange_s;
+    m.numbers[q + "exchange_fraction"] = t.exchange_fraction;
+    exchange_max = std::max(exchange_max, t.exchange_s);
+    fraction_max = std::max(fraction_max, t.exchange_fraction);
+    fraction_mean += t.exchange_fraction / double(r.ranks.size());
+  }
+  if (o.phase_timing) {
+    m.numbers["exchange_s"] = exchange_max;
+    m.numbers["exchange_fraction_max"] = fraction_max;
+    m.numbers["exchange_fraction_mean"] = fraction_mean;
+  }
   m.numbers["ns_per_cell_step"] = run.simulate_s * 1e9 / cell_steps;
   m.numbers["halo_values_per_step"] = double(halo_total);
   m.numbers["spikes"] = double(run.spikes);
@@ -129,10 +158,24 @@ int cmd_run_mpi(const RunOptions& o) {
              "exchange wait {:.3f} s max / {:.3f} s mean, output {:.3f} s\n",
              plan_max, run.setup_s, run.simulate_s, run.simulate_s * 1e9 / cell_steps,
              run.simulate_s / (run.steps * plan.params.dt / 1000.0), wait_max, wait_mean, run.output_s);
-  fmt::print("  | rank | cells | interior | halo | generate s | plan s | compute s | exchange wait s | output s |\n");
+  fmt::print("  | rank | cells | interior | halo | generate s | plan s | simulate s | compute s | exchange wait s | "
+             "output s |\n");
   for (const auto& t : r.ranks)
-    fmt::print("  | {} | {} | {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} |\n", t.rank, t.cells, t.interior,
-               t.halo, t.generate_s, t.plan_s, t.compute_s, t.exchange_wait_s, t.output_s);
+    fmt::print("  | {} | {} | {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} |\n", t.rank, t.cells,
+               t.interior, t.halo, t.generate_s, t.plan_s, t.simulate_s, t.compute_s, t.exchange_wait_s, t.output_s);
+  if (o.phase_timing) {
+    fmt::print("  fenced phases (--phase-timing), ms per step; exchange = pack+copy+post + wait + copy+unpack:\n");
+    fmt::print("  | rank | step | interior | border | compute | pack+copy+post | wait | copy+unpack | exchange | "
+               "exchange % of step |\n");
+    const double per_step = 1000.0 / double(std::max<std::int64_t>(1, run.steps));
+    for (const auto& t : r.ranks)
+      fmt::print("  | {} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.1f} |\n", t.rank,
+                 t.simulate_s * per_step, t.interior_s * per_step, t.border_s * per_step, t.compute_s * per_step,
+                 t.pack_post_s * per_step, t.exchange_wait_s * per_step, t.unpack_s * per_step,
+                 t.exchange_s * per_step, 100.0 * t.exchange_fraction);
+    fmt::print("  exchange fraction of the step: {:.1f} % max over ranks, {:.1f} % mean\n", 100.0 * fraction_max,
+               100.0 * fraction_mean);
+  }
   fmt::print("  spikes: {}; output in {}\n", run.spikes, plan.out_dir.string());
   return 0;
 }

@@ -13,6 +13,7 @@ struct RunOptions {
   bool no_mesh_kernel = false;
   std::string partition = "auto";  // under mpirun: auto | blocks | tiles | bricks
   std::int64_t size = 0;           // > 0: network size override (mesh side or cells), as compare --sizes
+  bool phase_timing = false;       // under mpirun: fence and time every phase of the step (docs/mpi.md)
 };
 
 struct CompareOptions {

@@ -6,12 +6,12 @@
 namespace kbrain {
 
 IoMpiRunResult run_io_mpi_on(const std::string& backend, Precision precision, const IoRunPlan& plan,
-                             PartitionChoice choice) {
+                             PartitionChoice choice, bool phase_timing) {
   IoMpiRunResult result;
   with_backend(backend, [&](auto tag) {
     using B = typename decltype(tag)::type;
-    result = precision == Precision::Float ? run_io_mpi<B, float>(plan, choice, MPI_COMM_WORLD)
-                                           : run_io_mpi<B, double>(plan, choice, MPI_COMM_WORLD);
+    result = precision == Precision::Float ? run_io_mpi<B, float>(plan, choice, phase_timing, MPI_COMM_WORLD)
+                                           : run_io_mpi<B, double>(plan, choice, phase_timing, MPI_COMM_WORLD);
   });
   return result;
 }

@@ -9,17 +9,9 @@
 #include "core/config/experiment_config.hpp"
 #include "core/parallel/partition.hpp"
 #include "experiments/io_run_plan.hpp"
+#include "experiments/rank_phase_times.hpp"
 
 namespace kbrain {
-
-// One rank's phases (seconds) and sizes.
-struct RankPhaseTimes {
-  static constexpr int kNumbers = 14;
-  int rank = 0;
-  double generate_s = 0, plan_s = 0, setup_s = 0, compute_s = 0, exchange_wait_s = 0, pack_post_s = 0,
-         output_s = 0, wall_s = 0;
-  std::int64_t cells = 0, interior = 0, halo = 0, neighbours = 0, junctions = 0, sent = 0;
-};
 
 struct IoMpiRunResult {
   IoRunResult run;                   // on rank 0: phase maxima over ranks, merged spikes, total junctions
@@ -29,8 +21,8 @@ struct IoMpiRunResult {
   bool device_direct = true;         // MPI reads device buffers directly (host backend or CUDA-aware MPI)
 };
 
-// Collective over MPI_COMM_WORLD.
+// Collective over MPI_COMM_WORLD. phase_timing: fence and time every phase of the step (docs/mpi.md).
 IoMpiRunResult run_io_mpi_on(const std::string& backend, Precision precision, const IoRunPlan& plan,
-                             PartitionChoice choice);
+                             PartitionChoice choice, bool phase_timing);
 
 }  // namespace kbrain

@@ -2,7 +2,8 @@
 // `kbrain run` under mpirun (docs/mpi.md): one IoRunPlan on K ranks. Each rank generates its own cells' incoming
 // junctions, builds its communication plan and steps its cells (models/io/io_mpi_simulation.hpp); traces and spikes
 // are gathered on rank 0 at the drain points, which writes the same files as a single-process run. Phase times are
-// measured per rank. Only compiled with KBRAIN_ENABLE_MPI.
+// measured per rank; with phase_timing every phase of the step is fenced and timed on its own (IoStepPhases).
+// Only compiled with KBRAIN_ENABLE_MPI.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -28,7 +29,7 @@
 namespace kbrain {
 
 template <class Backend, class Real>
-IoMpiRunResult run_io_mpi(const IoRunPlan& plan, PartitionChoice choice, MPI_Comm comm) {
+IoMpiRunResult run_io_mpi(const IoRunPlan& plan, PartitionChoice choice, bool phase_timing, MPI_Comm comm) {
   using Exec = typename Backend::execution_space;
   const auto& cfg = *plan.config;
   const int me = mpi::rank(comm), ranks = mpi::size(comm);
@@ -48,7 +49,9 @@ IoMpiRunResult run_io_mpi(const IoRunPlan& plan, PartitionChoice choice, MPI_Com
   out.partition = part.kind_name();
   out.grid = part.grid;
   io::RankSetupTimes st;
-  const CommPlan cplan = io::make_rank_plan<Exec>(*plan.network, plan.generator.get(), part, comm, st);
+  const RankPlan<typename Backend::memory_space> rank_plan =
+      io::make_rank_plan<Exec>(*plan.network, plan.generator.get(), part, comm, st);
+  const CommPlan& cplan = rank_plan.plan;
   mine.generate_s = st.generate_s;
   mine.plan_s = st.plan_s;
   mine.cells = cplan.owned;
@@ -59,7 +62,8 @@ IoMpiRunResult run_io_mpi(const IoRunPlan& plan, PartitionChoice choice, MPI_Com
   mine.sent = static_cast<std::int64_t>(cplan.send_local.size());
 
   auto stimulus = make_stimulus(cfg.stimulus, plan.network->cells, steps);
-  io::IoMpiSimulation<Backend, Real> sim(plan.params, cplan, plan.g_cal, comm);
+  io::IoMpiSimulation<Backend, Real> sim(plan.params, rank_plan, plan.g_cal, comm);
+  sim.set_phase_fences(phase_timing);
   out.device_direct = sim.device_direct();
   if (plan.count_spikes || plan.write_spikes) sim.enable_spikes(cfg.record.spike_threshold);
 
@@ -181,33 +185,34 @@ IoMpiRunResult run_io_mpi(const IoRunPlan& plan, PartitionChoice choice, MPI_Com
   Stopwatch close;
   if (trace) trace->close();
   if (spike_file) spike_file->close();
-  mine.exchange_wait_s = sim.exchange_wait_s();
-  mine.pack_post_s = sim.pack_post_s();
+  const io::IoStepPhases& ph = sim.phases();
+  mine.exchange_wait_s = ph.wait_s;
+  mine.pack_post_s = ph.pack_s;
   const double simulate = total - std::min(total, output_s);
-  mine.compute_s = simulate - std::min(simulate, mine.exchange_wait_s);
+  mine.simulate_s = simulate;
+  mine.phase_timing = ph.fenced;
+  if (ph.fenced) {  // the fenced phases' own times
+    mine.interior_s = ph.interior_s;
+    mine.border_s = ph.border_s;
+    mine.unpack_s = ph.unpack_s;
+    mine.compute_s = ph.compute_s();
+    mine.exchange_s = ph.exchange_s();
+    mine.exchange_fraction = simulate > 0 ? mine.exchange_s / simulate : 0.0;
+  } else {
+    mine.compute_s = simulate - std::min(simulate, mine.exchange_wait_s);
+  }
   mine.output_s = output_s + close.seconds();
   MPI_Barrier(comm);
   mine.wall_s = setup.seconds();
 
   // ---------------- per-rank phases to rank 0 ----------------
-  const double mine_arr[RankPhaseTimes::kNumbers] = {
-      mine.generate_s, mine.plan_s, mine.setup_s, mine.compute_s, mine.exchange_wait_s, mine.pack_post_s,
-      mine.output_s, mine.wall_s, double(mine.cells), double(mine.interior), double(mine.halo),
-      double(mine.neighbours), double(mine.junctions), double(mine.sent)};
+  const auto mine_arr = mine.to_array();
   std::vector<double> all(me == 0 ? ranks * RankPhaseTimes::kNumbers : 0);
-  MPI_Gather(mine_arr, RankPhaseTimes::kNumbers, MPI_DOUBLE, all.data(), RankPhaseTimes::kNumbers, MPI_DOUBLE, 0,
-             comm);
+  MPI_Gather(mine_arr.data(), RankPhaseTimes::kNumbers, MPI_DOUBLE, all.data(), RankPhaseTimes::kNumbers, MPI_DOUBLE,
+             0, comm);
   if (me == 0) {
-    for (int q = 0; q < ranks; ++q) {
-      const double* a = all.data() + q * RankPhaseTimes::kNumbers;
-      RankPhaseTimes t;
-      t.rank = q;
-      t.generate_s = a[0], t.plan_s = a[1], t.setup_s = a[2], t.compute_s = a[3], t.exchange_wait_s = a[4];
-      t.pack_post_s = a[5], t.output_s = a[6], t.wall_s = a[7];
-      t.cells = std::int64_t(a[8]), t.interior = std::int64_t(a[9]), t.halo = std::int64_t(a[10]);
-      t.neighbours = std::int64_t(a[11]), t.junctions = std::int64_t(a[12]), t.sent = std::int64_t(a[13]);
-      out.ranks.push_back(t);
-    }
+    for (int q = 0; q < ranks; ++q)
+      out.ranks.push_back(RankPhaseTimes::from_array(all.data() + q * RankPhaseTimes::kNumbers));
     for (const auto& t : out.ranks) {
       res.generate_s = std::max(res.generate_s, t.generate_s);
       res.setup_s = std::max(res.setup_s, t.plan_s + t.setup_s);

@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--size", run.size, "Override the network size (mesh side or cells), like compare --sizes");
   run_cmd->add_option("--partition", run.partition,
                       "Under mpirun: auto | blocks | tiles (mesh2d) | bricks (gaussian3d); default auto");
+  run_cmd->add_flag("--phase-timing", run.phase_timing,
+                    "Under mpirun: fence every phase of the step (pack, interior, wait, unpack, border) and report "
+                    "per-rank compute and exchange times (same results, slightly slower steps on GPUs)");
 
   kbrain::CompareOptions cmp;
   auto* cmp_cmd = app.add_subcommand("compare", "Run one experiment on several backends and sizes; speedup table");
@@ -49,8 +52,8 @@ int main(int argc, char** argv) {
                       "Serial budget in mesh-equivalent cell-steps (cells x steps x max(1, junctions/cell / 8); x threads for OpenMP); beyond it fewer steps run");
   cmp_cmd->add_option("--out,-o", cmp.out_dir, "Output folder (default: out/<experiment name>/compare)");
   cmp_cmd->add_option("--ranks", cmp.ranks,
-                      "MPI builds: rank counts, comma-separated; runs `mpiexec -n K kbrain run` for each and prints a "
-                      "scaling table (one backend, one precision)")->delimiter(',');
+                      "MPI builds: rank counts, comma-separated; runs `mpiexec -n K kbrain run --phase-timing` for each "
+                      "and prints a scaling table and per-rank phases (one backend, one precision)")->delimiter(',');
   cmp_cmd->add_flag("--weak", cmp.weak, "With --ranks: --sizes are per rank (weak scaling); default: total (strong)");
   cmp_cmd->add_option("--partition", cmp.partition, "With --ranks: auto | blocks | tiles | bricks");
 

@@ -3,14 +3,18 @@
 #   stages (default "cpu gpu"):
 #     cpu  strong and weak scaling with 1..16 CPU ranks (Serial backend, one core per rank, bound to cores):
 #          Gaussian 3-D (bricks) and the mesh (tiles), via `kbrain compare --ranks`
+#     weak only the weak-scaling Gaussian series of `cpu` (1,2,4,8,16 ranks x 32768 cells, density 100, 1000 steps:
+#          about 3 minutes on a 16-core host; 1 and 2 ranks x 16384 cells x 200 steps took 8 s on a 2-core EPYC VM)
 #     gpu  Gaussian 4M cells x 1000 junctions, 2000 steps, double: single process, 1 rank and 2 ranks (one GPU each);
-#          checks that the three traces are byte-identical and prints the phase table
+#          checks that the three traces are byte-identical and prints the phase table; then 2 ranks again with
+#          --phase-timing (fenced phases: per-rank compute, exchange and exchange % of the step)
 # Build first (MPI on), e.g. on the offline GPU machine:
 #   eval "$(scripts/mpi_sysroot.sh)"; KBRAIN_JOBS=16 scripts/offline_build.sh cuda -DKBRAIN_ENABLE_MPI=ON $KBRAIN_MPI_CMAKE_ARGS
 # Environment:
 #   KBRAIN_BIN        kbrain executable (default build/cuda/experiments/kbrain, else build/host/experiments/kbrain)
 #   KBRAIN_MPIEXEC    mpiexec (default: mpirun from PATH); KBRAIN_MPIEXEC_FLAGS extra flags (default --oversubscribe)
 #   KBRAIN_CPU_RANKS  default 1,2,4,8,16      KBRAIN_CPU_STEPS default 1000
+#   KBRAIN_WEAK_SIZE  cells per rank of the weak series, default 32768
 #   KBRAIN_GPU_EXP    default experiments/io_mpi_gaussian_4m.toml
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,6 +33,14 @@ export KBRAIN_MPIEXEC="$(command -v "$mpiexec" || echo "$mpiexec")" KBRAIN_MPIEX
 export KBRAIN_NO_PROGRESS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ranks="${KBRAIN_CPU_RANKS:-1,2,4,8,16}"
 steps="${KBRAIN_CPU_STEPS:-1000}"
+weak_size="${KBRAIN_WEAK_SIZE:-32768}"
+# weak scaling, Gaussian 3-D (bricks), one core per rank
+weak_gaussian() {
+  OMP_NUM_THREADS=1 OMP_PROC_BIND=false KBRAIN_MPIEXEC_FLAGS="$flags --bind-to core --map-by core" \
+    "$bin" compare "$here/experiments/io_vdvlag_gaussian.toml" --ranks "$ranks" --weak --sizes "$weak_size" \
+    --steps "$steps" --backends serial --precisions double --partition bricks -o "$out/cpu_weak_gaussian" \
+    2>"$out/cpu_weak_gaussian.err" | tee "$out/cpu_weak_gaussian.md"
+}
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit: $(git -C "$here" rev-parse --short=10 HEAD) $(git -C "$here" status --porcelain | grep -q . && echo '(+ uncommitted changes)')"
@@ -48,13 +60,15 @@ for stage in $stages; do
       "$bin" compare "$here/experiments/io_vdvlag_gaussian.toml" --ranks "$ranks" --sizes 262144 --steps "$steps" \
         --backends serial --precisions double --partition bricks -o "$out/cpu_strong_gaussian" \
         2>"$out/cpu_strong_gaussian.err" | tee "$out/cpu_strong_gaussian.md" || rc=1
-      "$bin" compare "$here/experiments/io_vdvlag_gaussian.toml" --ranks "$ranks" --weak --sizes 32768 \
-        --steps "$steps" --backends serial --precisions double --partition bricks -o "$out/cpu_weak_gaussian" \
-        2>"$out/cpu_weak_gaussian.err" | tee "$out/cpu_weak_gaussian.md" || rc=1
+      weak_gaussian || rc=1
       "$bin" compare "$here/experiments/io_mesh_sweep.toml" --ranks "$ranks" --sizes 512 --steps "$steps" \
         --backends serial --precisions double --partition tiles -o "$out/cpu_strong_mesh" \
         2>"$out/cpu_strong_mesh.err" | tee "$out/cpu_strong_mesh.md" || rc=1
       export KBRAIN_MPIEXEC_FLAGS="$flags" ;;
+    weak)
+      t0=$(date +%s)
+      weak_gaussian || rc=1
+      echo "weak series: $(( $(date +%s) - t0 )) s" ;;
     gpu)
       exp="${KBRAIN_GPU_EXP:-$here/experiments/io_mpi_gaussian_4m.toml}"
       "$bin" run "$exp" -b cuda -o "$out/gpu_single" > "$out/gpu_single.log" 2>&1 || rc=1
@@ -62,8 +76,11 @@ for stage in $stages; do
         # shellcheck disable=SC2086
         "$KBRAIN_MPIEXEC" $flags -n $k "$bin" run "$exp" -b cuda -o "$out/gpu_ranks$k" > "$out/gpu_ranks$k.log" 2>&1 || rc=1
       done
-      cat "$out"/gpu_single.log "$out"/gpu_ranks1.log "$out"/gpu_ranks2.log
-      for k in 1 2; do
+      # shellcheck disable=SC2086
+      "$KBRAIN_MPIEXEC" $flags -n 2 "$bin" run "$exp" -b cuda -o "$out/gpu_ranks2_phases" --phase-timing \
+        > "$out/gpu_ranks2_phases.log" 2>&1 || rc=1
+      cat "$out"/gpu_single.log "$out"/gpu_ranks1.log "$out"/gpu_ranks2.log "$out"/gpu_ranks2_phases.log
+      for k in 1 2 2_phases; do
         if cmp -s "$out/gpu_single/trace.csv" "$out/gpu_ranks$k/trace.csv"; then echo "trace ranks=$k: identical to single process"
         else echo "trace ranks=$k: DIFFERS from single process"; rc=1; fi
       done
@@ -71,7 +88,7 @@ for stage in $stages; do
 import json, sys, os
 out = sys.argv[1]
 rows = []
-for name in ["gpu_single", "gpu_ranks1", "gpu_ranks2"]:
+for name in ["gpu_single", "gpu_ranks1", "gpu_ranks2", "gpu_ranks2_phases"]:
     try:
         m = json.load(open(os.path.join(out, name, "run.json")))
     except Exception as e:
@@ -88,6 +105,16 @@ if "gpu_ranks1" in d and "gpu_ranks2" in d:
     print(f"\nsimulate speedup 2 GPUs vs 1 rank: {d['gpu_ranks1']['simulate_s'] / d['gpu_ranks2']['simulate_s']:.2f}x")
 if "gpu_single" in d and "gpu_ranks2" in d:
     print(f"simulate speedup 2 GPUs vs single process: {d['gpu_single']['simulate_s'] / d['gpu_ranks2']['simulate_s']:.2f}x")
+if "gpu_ranks2_phases" in d:
+    m = d["gpu_ranks2_phases"]
+    print("\nfenced phases (--phase-timing), 2 GPUs:")
+    print("| rank | simulate s | compute s | exchange wait s | exchange s | exchange % of step |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for q in range(int(m.get("ranks", 0))):
+        g = lambda k: m.get(f"rank{q}_{k}", 0)
+        print(f"| {q} | {g('simulate_s'):.3f} | {g('compute_s'):.3f} | {g('exchange_wait_s'):.3f} | "
+              f"{g('exchange_s'):.3f} | {100 * g('exchange_fraction'):.1f} |")
+    print(f"exchange fraction: {100 * m.get('exchange_fraction_max', 0):.1f} % max over ranks (target <= 10 %)")
 PY
       ;;
     *) echo "unknown stage $stage" >&2; rc=2 ;;

@@ -42,7 +42,8 @@ double i_app_at(std::int64_t n) { return (n >= 20 && n < 60) ? 20.0 : 0.0; }  //
 template <class Backend, class Real>
 std::int64_t compare_runs(const GapNetwork& host_net, const kbrain::RandomNetworkTables* generator,
                           PartitionChoice choice, int steps, std::int64_t* spikes_ref = nullptr,
-                          std::int64_t* spikes_dist = nullptr, const std::vector<double>* per_cell = nullptr) {
+                          std::int64_t* spikes_dist = nullptr, const std::vector<double>* per_cell = nullptr,
+                          bool phase_fences = false) {
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
   const MPI_Comm comm = MPI_COMM_WORLD;
@@ -68,6 +69,7 @@ std::int64_t compare_runs(const GapNetwork& host_net, const kbrain::RandomNetwor
   kbrain::io::RankSetupTimes times;
   const auto plan = kbrain::io::make_rank_plan<Exec>(host_net, generator, part, comm, times);
   kbrain::io::IoMpiSimulation<Backend, Real> dist(params, plan, g_cal, comm);
+  dist.set_phase_fences(phase_fences);
   dist.enable_spikes(-20.0);
 
   std::int64_t differing = 0, sref = 0, sdist = 0;
@@ -156,6 +158,56 @@ TEST_SUITE("mpi") {
   }
   TEST_CASE_TEMPLATE_APPLY(mpi_identity, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE_TEMPLATE_DEFINE("phase fences: the same bits, and phase times that add up", Backend, mpi_phases) {
+    using Exec = typename Backend::execution_space;
+    const MPI_Comm comm = MPI_COMM_WORLD;
+    const int ranks = kbrain::mpi::size(comm);
+    CAPTURE(ranks);
+    const GapNetwork mesh = kbrain::make_mesh2d(13, 11, 0.04);
+    const auto tables =
+        kbrain::make_random_network_tables(random_spec(RandomNetworkSpec::Kind::Gaussian3d, 400, 20, true));
+    GapNetwork placeholder;
+    placeholder.cells = 400;
+    // fenced runs equal the single-process run bit for bit (as the unfenced ones do, above)
+    std::int64_t sr = 0, sd = 0;
+    CHECK(compare_runs<Backend, double>(mesh, nullptr, PartitionChoice::Tiles2d, 120, &sr, &sd, nullptr, true) == 0);
+    CHECK(sr == sd);
+    CHECK(compare_runs<Backend, float>(placeholder, &tables, PartitionChoice::Bricks3d, 60, nullptr, nullptr, nullptr,
+                                       true) == 0);
+
+    kbrain::io::IoParameters params;
+    const auto part = kbrain::io::make_io_partition(mesh, nullptr, PartitionChoice::Tiles2d, ranks);
+    kbrain::io::RankSetupTimes times;
+    const auto plan = kbrain::io::make_rank_plan<Exec>(mesh, nullptr, part, comm, times);
+    for (bool fenced : {false, true}) {
+      CAPTURE(fenced);
+      kbrain::io::IoMpiSimulation<Backend, double> sim(params, plan, g_cal_of(mesh.cells), comm);
+      sim.set_phase_fences(fenced);
+      CHECK(sim.phase_fences() == fenced);
+      for (int n = 0; n < 30; ++n) sim.step(i_app_at(n));
+      const kbrain::io::IoStepPhases& ph = sim.phases();
+      CHECK(ph.fenced == fenced);
+      for (double t : {ph.pack_s, ph.interior_s, ph.wait_s, ph.unpack_s, ph.border_s, ph.step_s}) CHECK(t >= 0.0);
+      CHECK(ph.exchange_s() == ph.pack_s + ph.wait_s + ph.unpack_s);
+      CHECK(ph.compute_s() == ph.interior_s + ph.border_s);
+      CHECK(sim.exchange_wait_s() == ph.wait_s);
+      CHECK(sim.pack_post_s() == ph.pack_s);
+      if (fenced) {
+        // the phases are disjoint intervals inside the step
+        CHECK(ph.exchange_s() + ph.compute_s() <= ph.step_s * (1 + 1e-9) + 1e-12);
+        CHECK(ph.step_s > 0.0);
+        if (ranks > 1) CHECK(ph.exchange_s() > 0.0);
+      } else {
+        CHECK(ph.interior_s == 0.0);  // only pack/post and wait are measured without fences
+        CHECK(ph.border_s == 0.0);
+        CHECK(ph.unpack_s == 0.0);
+        CHECK(ph.step_s == 0.0);
+      }
+      if (ranks == 1) CHECK(ph.exchange_s() == 0.0);  // one rank: nothing to exchange
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(mpi_phases, KBRAIN_TEST_BACKENDS);
+
   TEST_CASE("plans over MPI: each rank receives exactly the global ids of its halo, once, in halo order") {
     // Sends every cell's GLOBAL id through the plan's own neighbourhood exchange (the graph communicator and the
     // counts/displacements of the step): what arrives must be the halo, entry by entry. Also: the halo holds only
@@ -174,7 +226,8 @@ TEST_SUITE("mpi") {
       const kbrain::RandomNetworkTables* gen = which == 0 ? nullptr : &tables;
       const auto part = kbrain::io::make_io_partition(net, gen, PartitionChoice::Auto, ranks);
       kbrain::io::RankSetupTimes times;
-      const auto plan = kbrain::io::make_rank_plan<Exec>(net, gen, part, comm, times);
+      const auto rank_plan = kbrain::io::make_rank_plan<Exec>(net, gen, part, comm, times);
+      const kbrain::CommPlan& plan = rank_plan.plan;
       MPI_Comm graph = kbrain::mpi::make_halo_graph(plan, comm);
       std::vector<std::int64_t> send(plan.send_local.size()), recv(static_cast<std::size_t>(plan.halo), -1);
       for (std::size_t k = 0; k < send.size(); ++k) send[k] = plan.global[plan.send_local[k]];
@@ -189,7 +242,7 @@ TEST_SUITE("mpi") {
       int bad = 0;
       for (std::int64_t h = 0; h < plan.halo; ++h) bad += recv[h] != plan.global[plan.owned + h];
       std::vector<char> used(static_cast<std::size_t>(plan.halo), 0);
-      for (auto s : plan.sources)
+      for (auto s : rank_plan.rows.to_host().sources)
         if (s >= plan.owned) used[s - plan.owned] = 1;
       for (char u : used) bad += !u;
       int bad_all = 0;

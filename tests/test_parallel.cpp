@@ -14,6 +14,7 @@
 #include "core/network/generate_network.hpp"
 #include "core/network/random_network.hpp"
 #include "core/parallel/comm_plan.hpp"
+#include "core/parallel/comm_plan_parallel.hpp"
 #include "core/parallel/partition.hpp"
 #include "tests/backend_types.hpp"
 
@@ -233,6 +234,66 @@ TEST_SUITE("parallel") {
     CHECK(two[0].halo == 11);
     CHECK(two[0].recv_ranks == std::vector<int>{1});
   }
+
+  TEST_CASE_TEMPLATE_DEFINE("the plan built in parallel on the backend equals the host reference plan", Backend,
+                            parallel_plan) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    const GapNetwork mesh = kbrain::make_mesh2d(9, 11, 0.04);
+    const GapNetwork uni = generate_host<Kokkos::DefaultHostExecutionSpace>(
+        spec(RandomNetworkSpec::Kind::Uniform, 257, 9, false, false, true));  // per-junction conductances
+    const GapNetwork gauss = generate_host<Kokkos::DefaultHostExecutionSpace>(
+        spec(RandomNetworkSpec::Kind::Gaussian3d, 343, 15));
+    const GapNetwork a2a = kbrain::make_all_to_all(10, 0.04);
+    struct Case {
+      const GapNetwork* net;
+      Partition part;
+    };
+    for (int ranks = 1; ranks <= 4; ++ranks) {
+      CAPTURE(ranks);
+      const std::vector<Case> cases = {{&mesh, kbrain::partition_tiles2d(9, 11, ranks)},
+                                       {&mesh, kbrain::partition_blocks(mesh.cells, ranks)},
+                                       {&uni, kbrain::partition_blocks(uni.cells, ranks)},
+                                       {&gauss, kbrain::partition_bricks3d(gauss.cells, 7, ranks)},
+                                       {&gauss, kbrain::partition_blocks(gauss.cells, ranks)},
+                                       {&a2a, kbrain::partition_blocks(a2a.cells, ranks)}};
+      for (std::size_t c = 0; c < cases.size(); ++c) {
+        CAPTURE(c);
+        const Partition& part = cases[c].part;
+        for (int r = 0; r < ranks; ++r) {
+          CAPTURE(r);
+          const auto owned = part.owned_cells(r);
+          const GapNetwork rows = kbrain::extract_rows(*cases[c].net, owned);
+          const CommPlan want = kbrain::build_comm_plan(r, part, owned, rows);
+          const auto got = kbrain::build_comm_plan_parallel<Exec, Mem>(r, part, owned, kbrain::rows_to_device<Mem>(rows));
+          CHECK(got.plan.rank == want.rank);
+          CHECK(got.plan.owned == want.owned);
+          CHECK(got.plan.interior == want.interior);
+          CHECK(got.plan.halo == want.halo);
+          CHECK(got.plan.global == want.global);
+          CHECK(got.plan.recv_ranks == want.recv_ranks);
+          CHECK(got.plan.recv_counts == want.recv_counts);
+          CHECK(got.plan.recv_displs == want.recv_displs);
+          CHECK(got.plan.constant_conductance == want.constant_conductance);
+          const GapNetwork local = got.rows.to_host();
+          CHECK(local.offsets == want.offsets);
+          CHECK(local.sources == want.sources);
+          CHECK(local.conductance == want.conductance);
+        }
+      }
+    }
+    // inconsistent input is refused, as by the host builder
+    const auto part = kbrain::partition_blocks(mesh.cells, 2);
+    const auto owned = part.owned_cells(0);
+    auto build = [&](int rank, const GapNetwork& rows) {
+      return kbrain::build_comm_plan_parallel<Exec, Mem>(rank, part, owned, kbrain::rows_to_device<Mem>(rows));
+    };
+    CHECK_THROWS_AS(build(1, kbrain::extract_rows(mesh, owned)), std::invalid_argument);  // rank 1 owns none of them
+    GapNetwork bad = kbrain::extract_rows(mesh, owned);
+    bad.sources[3] = static_cast<std::int32_t>(mesh.cells);  // out of range
+    CHECK_THROWS_AS(build(0, bad), std::invalid_argument);
+  }
+  TEST_CASE_TEMPLATE_APPLY(parallel_plan, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("comm plans refuse inconsistent input") {
     const GapNetwork mesh = kbrain::make_mesh2d(4, 4, 0.04);

@@ -11,6 +11,9 @@ HardwareInfo describe_cuda_device(int device);  // cuda_device_info.cpp
 struct CudaBackend {
   using execution_space = Kokkos::Cuda;
   using memory_space = Kokkos::CudaSpace;
+  // Host buffers that MPI reads and writes when it cannot use device memory (docs/mpi.md): page-locked, so the
+  // device <-> host copies are direct DMA at full PCIe / NVLink-C2C speed.
+  using staging_memory_space = Kokkos::CudaHostPinnedSpace;
   static constexpr const char* name = "cuda";
   static constexpr bool is_gpu = true;
   static HardwareInfo describe() { return describe_cuda_device(Kokkos::Cuda().cuda_device()); }

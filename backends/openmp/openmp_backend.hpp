@@ -10,6 +10,7 @@ namespace kbrain {
 struct OpenMPBackend {
   using execution_space = Kokkos::OpenMP;
   using memory_space = Kokkos::HostSpace;
+  using staging_memory_space = Kokkos::HostSpace;  // host buffers for MPI (unused: MPI reads memory_space directly)
   static constexpr const char* name = "openmp";
   static constexpr bool is_gpu = false;
   static HardwareInfo describe() {

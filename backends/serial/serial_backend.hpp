@@ -9,6 +9,7 @@ namespace kbrain {
 struct SerialBackend {
   using execution_space = Kokkos::Serial;
   using memory_space = Kokkos::HostSpace;
+  using staging_memory_space = Kokkos::HostSpace;  // host buffers for MPI (unused: MPI reads memory_space directly)
   static constexpr const char* name = "serial";
   static constexpr bool is_gpu = false;
   static HardwareInfo describe() {

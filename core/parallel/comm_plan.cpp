@@ -1,8 +1,9 @@
 #include "core/parallel/comm_plan.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <stdexcept>
-#include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -90,9 +91,10 @@ CommPlan build_comm_plan(int rank, const Partition& part, const std::vector<std:
 }
 
 void set_send_side(CommPlan& plan, const std::vector<std::pair<int, std::vector<std::int64_t>>>& requests) {
-  std::unordered_map<std::int64_t, std::int32_t> local;
-  local.reserve(static_cast<std::size_t>(plan.owned));
-  for (std::int64_t l = 0; l < plan.owned; ++l) local.emplace(plan.global[l], static_cast<std::int32_t>(l));
+  // (global id, local id) of the owned cells, sorted by global id: a binary search per request
+  std::vector<std::pair<std::int64_t, std::int32_t>> local(static_cast<std::size_t>(plan.owned));
+  for (std::int64_t l = 0; l < plan.owned; ++l) local[l] = {plan.global[l], static_cast<std::int32_t>(l)};
+  std::sort(local.begin(), local.end());
   plan.send_ranks.clear();
   plan.send_counts.clear();
   plan.send_displs.clear();
@@ -107,8 +109,8 @@ void set_send_side(CommPlan& plan, const std::vector<std::pair<int, std::vector<
     plan.send_displs.push_back(static_cast<std::int64_t>(plan.send_local.size()));
     plan.send_counts.push_back(static_cast<std::int64_t>(ids.size()));
     for (auto g : ids) {
-      const auto it = local.find(g);
-      if (it == local.end())
+      const auto it = std::lower_bound(local.begin(), local.end(), std::make_pair(g, std::int32_t(INT32_MIN)));
+      if (it == local.end() || it->first != g)
         throw std::invalid_argument(fmt::format("comm plan: rank {} asks rank {} for cell {}, which it does not own",
                                                 q, plan.rank, g));
       plan.send_local.push_back(it->second);

@@ -1,5 +1,7 @@
 #pragma once
 // The communication plan of one rank (docs/mpi.md), built once before the step loop. Host-only, no MPI.
+// build_comm_plan below is the single-threaded host reference (tests, small networks); the MPI runner builds the same
+// plan in parallel on its backend, with the rows left in the backend's memory (core/parallel/comm_plan_parallel.hpp).
 //
 // Input: the partition and the rank's own rows of the network (incoming junctions of its owned cells, global
 // source ids, in the single-process order). Output:

@@ -1,7 +1,8 @@
 #pragma once
 // Per-rank setup of a distributed IO network (docs/mpi.md): the partition, this rank's incoming junctions (generated
-// for its own cells only for uniform/gaussian3d; picked from the host network otherwise), and the communication
-// plan with its send side. Collective over `comm`. Only compiled with KBRAIN_ENABLE_MPI.
+// on the backend for its own cells only for uniform/gaussian3d; picked from the host network and copied to the
+// backend otherwise), and the communication plan with its send side, built in parallel on the backend (the rows stay
+// there). Collective over `comm`. Only compiled with KBRAIN_ENABLE_MPI.
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include "core/network/generate_network.hpp"
 #include "core/network/random_network.hpp"
 #include "core/parallel/comm_plan.hpp"
+#include "core/parallel/comm_plan_parallel.hpp"
 #include "core/parallel/mpi_plan.hpp"
 #include "core/parallel/partition.hpp"
 
@@ -43,28 +45,29 @@ struct RankSetupTimes {
   std::int64_t junctions = 0;  // this rank's incoming junctions
 };
 
-// This rank's rows (global sources) and communication plan, send side included. `net` is the host network
+// This rank's communication plan, send side included, and its rows in local order on Mem. `net` is the host network
 // (for uniform/gaussian3d only its cell count is used); `generator` non-null for uniform/gaussian3d.
-template <class Exec>
-CommPlan make_rank_plan(const GapNetwork& net, const RandomNetworkTables* generator, const Partition& part,
-                        MPI_Comm comm, RankSetupTimes& times) {
+template <class Exec, class Mem = typename Exec::memory_space>
+RankPlan<Mem> make_rank_plan(const GapNetwork& net, const RandomNetworkTables* generator, const Partition& part,
+                             MPI_Comm comm, RankSetupTimes& times) {
   const int me = mpi::rank(comm);
   if (mpi::size(comm) != part.ranks) throw std::invalid_argument("partition made for another number of ranks");
   const std::vector<std::int64_t> owned = part.owned_cells(me);
   double t0 = MPI_Wtime();
-  GapNetwork rows;
+  GeneratedNetwork<double, Mem> rows;  // global sources; double: exact conductances
   if (generator)
-    rows = generate_network_rows<Exec, double>(*generator, owned).to_host();  // double: exact conductances
+    rows = generate_network_rows<Exec, double, Mem>(*generator, owned);
   else if (net.is_mesh() && net.conductance.empty())
-    rows = mesh2d_rows(net.mesh_rows, net.mesh_cols, net.constant_conductance, owned);
+    rows = rows_to_device<Mem>(mesh2d_rows(net.mesh_rows, net.mesh_cols, net.constant_conductance, owned));
   else
-    rows = extract_rows(net, owned);
+    rows = rows_to_device<Mem>(extract_rows(net, owned));
   rows.cells = static_cast<std::int64_t>(owned.size());
+  Exec().fence();
   times.generate_s = MPI_Wtime() - t0;
   times.junctions = rows.junctions();
   t0 = MPI_Wtime();
-  CommPlan plan = build_comm_plan(me, part, owned, rows);
-  mpi::exchange_requests(plan, comm);
+  RankPlan<Mem> plan = build_comm_plan_parallel<Exec, Mem>(me, part, owned, rows);
+  mpi::exchange_requests(plan.plan, comm);
   times.plan_s = MPI_Wtime() - t0;
   return plan;
 }

@@ -8,7 +8,10 @@
 // The step functor and the CSR gap currents are the single-process ones, with each row's junctions in the global
 // order, so every cell's update is bit-identical to the single-process run.
 // Buffers: device buffers are handed to MPI directly when the MPI library reports CUDA support (or the backend runs
-// in host memory); otherwise they are staged through page-locked host buffers.
+// in host memory); otherwise they are staged through host buffers in the backend's staging_memory_space
+// (page-locked for CUDA).
+// Phase fences (set_phase_fences(true)): every phase is fenced and timed on its own (IoStepPhases); the results are
+// the same bits, the step a little slower on asynchronous backends.
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -24,12 +27,14 @@
 #endif
 
 #include "core/parallel/comm_plan.hpp"
+#include "core/parallel/comm_plan_parallel.hpp"
 #include "core/parallel/mpi_plan.hpp"
 #include "models/io/io_gap_junctions.hpp"
 #include "models/io/io_parameters.hpp"
 #include "models/io/io_simulation.hpp"
 #include "models/io/io_state.hpp"
 #include "models/io/io_step.hpp"
+#include "models/io/io_step_phases.hpp"
 
 namespace kbrain::io {
 
@@ -42,18 +47,12 @@ inline bool mpi_cuda_aware() {
 #endif
 }
 
-// Host staging buffers of the exchange (used when MPI cannot read device memory): page-locked for CUDA, so the
-// device <-> host copies run at full PCIe/NVLink-C2C speed; the host mirror type otherwise.
-template <class Mem, class Real>
-struct StagingBuffer {
-  using type = typename Kokkos::View<Real*, Mem>::HostMirror;
+template <class Real, class Mem>
+struct ConvertConductance {  // out(k) = Real(in(k))
+  Kokkos::View<const double*, Mem> in;
+  Kokkos::View<Real*, Mem> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const { out(k) = Real(in(k)); }
 };
-#if defined(KOKKOS_ENABLE_CUDA)
-template <class Real>
-struct StagingBuffer<Kokkos::CudaSpace, Real> {
-  using type = Kokkos::View<Real*, Kokkos::CudaHostPinnedSpace>;
-};
-#endif
 
 template <class Real, class Mem>
 struct HaloPackFunctor {  // buf(k) = V_dend of owned cell idx(k)
@@ -76,12 +75,19 @@ class IoMpiSimulation {
  public:
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
+  using StagingMem = typename Backend::staging_memory_space;
+  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, StagingMem>::accessible,
+                "Backend::staging_memory_space must be host memory (MPI reads and writes it)");
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;  // (step, GLOBAL cell)
 
-  // plan: with its send side (mpi::exchange_requests). g_cal_global: per global cell. comm: the ranks of the run.
-  IoMpiSimulation(const IoParameters& params, const CommPlan& plan, const std::vector<double>& g_cal_global,
+  // plan: with its send side (mpi::exchange_requests) and its rows on the backend (make_rank_plan). g_cal_global:
+  // per global cell. comm: the ranks of the run.
+  IoMpiSimulation(const IoParameters& params, const RankPlan<Mem>& rank_plan, const std::vector<double>& g_cal_global,
                   MPI_Comm comm)
-      : plan_(plan), constants_(IoConstants<Real>::make(params)), comm_(comm) {
+      : plan_(rank_plan.plan), constants_(IoConstants<Real>::make(params)), comm_(comm) {
+    const auto& rows = rank_plan.rows;
+    if (rows.cells != plan_.owned || static_cast<std::int64_t>(rows.offsets.extent(0)) != plan_.owned + 1)
+      throw std::invalid_argument("IoMpiSimulation: the rows do not match the plan");
     if (plan_.owned + plan_.halo > INT32_MAX) throw std::invalid_argument("more than 2^31-1 local cells");
     const std::int64_t n = plan_.local_cells();
     state_.cur = StateView<Real, Mem>("io_mpi_state_a", NUM_VARS, n);
@@ -93,16 +99,20 @@ class IoMpiSimulation {
     for (std::int64_t l = 0; l < plan_.owned; ++l) gh(l) = Real(g_cal_global.at(plan_.global[l]));
     Kokkos::deep_copy(g, gh);
     g_cal_ = g;
-    // CSR with local sources
-    csr_.offsets = upload<std::int64_t>(plan_.offsets, "io_mpi_offsets");
-    csr_.sources = upload<std::int32_t>(plan_.sources, "io_mpi_sources");
+    // CSR with local sources: the plan's rows, already on the backend (conductances converted on the backend)
+    csr_.offsets = rows.offsets;
+    csr_.sources = rows.sources;
     csr_.g_const = Real(plan_.constant_conductance);
-    if (!plan_.conductance.empty()) {
-      Kokkos::View<Real*, Mem> gj("io_mpi_g", plan_.conductance.size());
-      auto h = Kokkos::create_mirror_view(gj);
-      for (std::size_t k = 0; k < plan_.conductance.size(); ++k) h(k) = Real(plan_.conductance[k]);
-      Kokkos::deep_copy(gj, h);
-      csr_.g = gj;
+    if (rows.g.extent(0) != 0) {
+      if constexpr (std::is_same<Real, double>::value) {
+        csr_.g = rows.g;
+      } else {
+        Kokkos::View<Real*, Mem> gj(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_mpi_g"), rows.g.extent(0));
+        Kokkos::parallel_for("kbrain::io::convert_g",
+                             Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, rows.g.extent(0)),
+                             ConvertConductance<Real, Mem>{rows.g, gj});
+        csr_.g = gj;
+      }
     }
     // exchange buffers and the neighbourhood
     send_idx_ = upload<std::int32_t>(plan_.send_local, "io_mpi_send_idx");
@@ -110,8 +120,8 @@ class IoMpiSimulation {
     recv_buf_ = Kokkos::View<Real*, Mem>("io_mpi_recv", plan_.halo);
     device_direct_ = !Backend::is_gpu || mpi_cuda_aware();
     if (!device_direct_) {
-      send_host_ = Staging("io_mpi_send_host", plan_.send_local.size());
-      recv_host_ = Staging("io_mpi_recv_host", plan_.halo);
+      send_host_ = Kokkos::View<Real*, StagingMem>("io_mpi_send_host", plan_.send_local.size());
+      recv_host_ = Kokkos::View<Real*, StagingMem>("io_mpi_recv_host", plan_.halo);
     }
     for (auto c : plan_.send_counts) scounts_.push_back(static_cast<int>(c));
     for (auto d : plan_.send_displs) sdispls_.push_back(static_cast<int>(d));
@@ -148,12 +158,19 @@ class IoMpiSimulation {
   // The same on every rank when every rank calls enable_spikes (ranks drain together: a collective point).
   std::int64_t spike_drain_interval() const { return spike_interval_; }
 
+  // Phase fences on: each phase is fenced and timed on its own (phases()); off (default): the overlapped step.
+  void set_phase_fences(bool on) { phases_.fenced = on; }
+  bool phase_fences() const { return phases_.fenced; }
+
   // One step. per_cell_global (if given): per GLOBAL cell.
   void step(double i_app, const std::vector<double>* per_cell_global = nullptr) {
     if (per_cell_global) upload_per_cell(*per_cell_global);
     const auto f = make_step_functor<Exec, Real>(
         state_, g_cal_, per_cell_global ? Kokkos::View<const Real*, Mem>(i_app_cell_) : Kokkos::View<const Real*, Mem>(),
         csr_, constants_, i_app, sink_, spike_threshold_, steps_done_);
+    const bool fenced = phases_.fenced;
+    if (fenced) Exec().fence();  // kernels launched between steps (sampler, uploads) are not this step's phases
+    const double t_step = fenced ? MPI_Wtime() : 0.0;
 
     const bool exchange = !scounts_.empty() || !rcounts_.empty();
     MPI_Request req = MPI_REQUEST_NULL;
@@ -174,19 +191,36 @@ class IoMpiSimulation {
       mpi::check(MPI_Ineighbor_alltoallv(sbuf, scounts_.data(), sdispls_.data(), mpi_type(), rbuf, rcounts_.data(),
                                          rdispls_.data(), mpi_type(), graph_, &req),
                  "MPI_Ineighbor_alltoallv");
-      pack_s_ += MPI_Wtime() - t0;
+      phases_.pack_s += MPI_Wtime() - t0;
     }
+    const double t_interior = fenced ? MPI_Wtime() : 0.0;
     launch(f, 0, plan_.interior);  // interior cells read no halo value: overlap with the exchange
+    if (fenced) {
+      Exec().fence();
+      phases_.interior_s += MPI_Wtime() - t_interior;
+    }
     if (exchange) {
       const double t0 = MPI_Wtime();
       mpi::check(MPI_Wait(&req, MPI_STATUS_IGNORE), "MPI_Wait");
-      wait_s_ += MPI_Wtime() - t0;
+      const double t1 = MPI_Wtime();
+      phases_.wait_s += t1 - t0;
       if (!device_direct_) Kokkos::deep_copy(recv_buf_, recv_host_);
       if (plan_.halo > 0)
         Kokkos::parallel_for("kbrain::io::halo_unpack", Kokkos::RangePolicy<Exec>(0, plan_.halo),
                              HaloUnpackFunctor<Real, Mem>{state_.cur, recv_buf_, plan_.owned});
+      if (fenced) {
+        Exec().fence();
+        phases_.unpack_s += MPI_Wtime() - t1;
+      }
     }
+    const double t_border = fenced ? MPI_Wtime() : 0.0;
     launch(f, plan_.interior, plan_.owned);
+    if (fenced) {
+      Exec().fence();
+      const double t_end = MPI_Wtime();
+      phases_.border_s += t_end - t_border;
+      phases_.step_s += t_end - t_step;
+    }
     state_.swap();
     ++steps_done_;
     if (sink_.events.extent(0) != 0 && steps_done_ % spike_interval_ == 0) pending_check_ = true;
@@ -229,12 +263,13 @@ class IoMpiSimulation {
   const CommPlan& plan() const { return plan_; }
   std::int64_t steps_done() const { return steps_done_; }
   bool device_direct() const { return device_direct_; }
-  double exchange_wait_s() const { return wait_s_; }  // time blocked in MPI_Wait
-  double pack_post_s() const { return pack_s_; }       // pack (+ staging copy) and posting the exchange
+  double exchange_wait_s() const { return phases_.wait_s; }  // time blocked in MPI_Wait
+  double pack_post_s() const { return phases_.pack_s; }       // pack (+ staging copy) and posting the exchange
+  const IoStepPhases& phases() const { return phases_; }
   std::int64_t device_bytes() const {
     return static_cast<std::int64_t>((2 * NUM_VARS * plan_.local_cells() + plan_.owned + plan_.halo +
                                       plan_.send_local.size() + csr_.g.extent(0)) * sizeof(Real) +
-                                     plan_.offsets.size() * 8 + (plan_.sources.size() + plan_.send_local.size()) * 4);
+                                     csr_.offsets.extent(0) * 8 + (csr_.sources.extent(0) + plan_.send_local.size()) * 4);
   }
   void fence() const { Exec().fence(); }
 
@@ -279,8 +314,7 @@ class IoMpiSimulation {
   CsrGapJunctions<Real, Mem> csr_;
   Kokkos::View<const std::int32_t*, Mem> send_idx_;
   Kokkos::View<Real*, Mem> send_buf_, recv_buf_;
-  using Staging = typename StagingBuffer<Mem, Real>::type;
-  Staging send_host_, recv_host_;
+  Kokkos::View<Real*, StagingMem> send_host_, recv_host_;
   bool device_direct_ = true;
   std::vector<int> scounts_, sdispls_, rcounts_, rdispls_;
   Kokkos::View<Real*, Mem> i_app_cell_;
@@ -289,7 +323,7 @@ class IoMpiSimulation {
   Real spike_threshold_ = Real(-20);
   std::int64_t spike_interval_ = 0, steps_done_ = 0;
   bool pending_check_ = false;
-  double wait_s_ = 0, pack_s_ = 0;
+  IoStepPhases phases_;
 };
 
 }  // namespace kbrain::io

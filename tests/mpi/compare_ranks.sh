@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `kbrain compare --ranks 1,2` (strong) and `--weak` on a small mesh: both tables must have one complete row per rank
-# count, the 2-rank row must report a halo, and the weak run must double the cells. Timings are not checked.
+# count, the 2-rank row must report a halo and a (fenced) exchange time, the per-rank table one row per rank, and the
+# weak run must double the cells. Timing values are not checked.
 # Usage: compare_ranks.sh KBRAIN EXPERIMENT
 set -euo pipefail
 kbrain="$1" exp="$2"
@@ -20,5 +21,9 @@ check "strong: same cells at both rank counts" \
   'awk -F, "NR==2 {c=\$3} NR==3 && \$3!=c {exit 1}" "$tmp/strong/compare_ranks.csv"'
 check "weak: cells double (mesh side 16 -> 23 at 2 ranks: 256 -> 529)" \
   'awk -F, "NR==2 && \$3!=256 {exit 1} NR==3 && \$3!=529 {exit 1}" "$tmp/weak/compare_ranks.csv"'
+check "per-rank phases: one row per rank of every run (1 + 2)" \
+  '[ "$(grep -c "^[0-9]" "$tmp/strong/compare_ranks_per_rank.csv")" = 3 ]'
+check "fenced phases: 2 ranks exchange, 1 rank does not" \
+  'awk -F, "NR==2 && \$15!=0 {exit 1} NR==3 && \$15<=0 {exit 1}" "$tmp/strong/compare_ranks.csv"'
 check "no failed runs" '! grep -q failed "$tmp/strong/compare_ranks.md" "$tmp/weak/compare_ranks.md"'
 exit $status
