@@ -16,6 +16,9 @@ namespace kbrain {
 
 
 int cmd_run(const RunOptions& o) {
+  if (mpi_active() && o.gap_kernel != "auto" && o.gap_kernel != "fused")
+    throw ConfigError("under mpirun every rank uses the fused CSR gap kernel; --gap-kernel " + o.gap_kernel +
+                      " is for single-process runs");
   if (mpi_active()) return cmd_run_mpi(o);  // started by mpirun (MPI build): the distributed runner
   const ExperimentConfig cfg = load_experiment(o.experiment);
   std::string backend = !o.backend.empty() ? o.backend : !cfg.backend.empty() ? cfg.backend : backend_names().front();
@@ -35,6 +38,7 @@ int cmd_run(const RunOptions& o) {
 
   IoRunPlan plan = make_io_plan(cfg, o.size, o.steps);  // reads every input file before any output exists
   plan.use_mesh_kernel = !o.no_mesh_kernel;
+  plan.gap_kernel = o.gap_kernel;
   plan.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
   plan.write_trace = cfg.record.csv || cfg.record.binary;
   plan.write_spikes = cfg.record.spikes;

@@ -11,6 +11,7 @@ struct RunOptions {
   std::string experiment, backend, precision, out_dir;
   std::int64_t steps = 0;
   bool no_mesh_kernel = false;
+  std::string gap_kernel = "auto";  // auto | fused | split | tiled (CSR networks; io_simulation.hpp)
   std::string partition = "auto";  // under mpirun: auto | blocks | tiles | bricks
   std::int64_t size = 0;           // > 0: network size override (mesh side or cells), as compare --sizes
   bool phase_timing = false;       // under mpirun: fence and time every phase of the step (docs/mpi.md)

@@ -35,6 +35,7 @@ struct IoRunPlan {
   std::int64_t probe_every = 1;
   bool count_spikes = true;
   bool use_mesh_kernel = true;
+  std::string gap_kernel = "auto";  // CSR networks: auto | fused | split | tiled (IoSimulation::set_gap_*)
   bool progress = true;
 };
 

@@ -9,6 +9,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/config/experiment_config.hpp"
 #include "core/inputs/stimulus.hpp"
 #include "core/recorders/trace_recorder.hpp"
 #include "core/timing/progress.hpp"
@@ -57,6 +58,12 @@ IoRunResult run_io(const IoRunPlan& plan) {
   if (!plan.probe_cells.empty()) {
     probe_sampler.emplace(std::vector<int>{io::V_AXON}, plan.probe_cells, 1024);
     res.probe_v_axon.reserve(static_cast<std::size_t>(steps * plan.probe_cells.size()));
+  }
+  if (plan.gap_kernel != "auto") {
+    sim.set_gap_split(plan.gap_kernel == "split" ? 1 : 0);
+    if (plan.gap_kernel == "tiled" && sim.lattice_side() <= 0)
+      throw ConfigError("--gap-kernel tiled needs a gaussian3d network (cells on a lattice)");
+    sim.set_gap_tiling(plan.gap_kernel == "tiled" ? 1 : 0);
   }
   sim.prepare();  // chooses the gap kernel and builds its lists (tiled) inside the setup phase
   sim.fence();

@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--steps,-n", run.steps, "Override the number of steps");
   run_cmd->add_option("--out,-o", run.out_dir, "Output folder (default: out/<experiment name>)");
   run_cmd->add_flag("--no-mesh-kernel", run.no_mesh_kernel, "Use the CSR kernel for mesh2d networks too");
+  run_cmd->add_option("--gap-kernel", run.gap_kernel,
+                      "Gap currents of CSR networks: auto | fused | split | tiled (gaussian3d); default auto")
+      ->check(CLI::IsMember({"auto", "fused", "split", "tiled"}));
   run_cmd->add_option("--size", run.size, "Override the network size (mesh side or cells), like compare --sizes");
   run_cmd->add_option("--partition", run.partition,
                       "Under mpirun: auto | blocks | tiles (mesh2d) | bricks (gaussian3d); default auto");

@@ -58,7 +58,9 @@ struct BrickTiling {
 template <class Real>
 BrickTiling default_tiling(std::int64_t cells, int side, std::int64_t scratch_bytes) {
   int r = 1;
-  while (r < 40 && std::int64_t(r + 1) * (r + 1) * (r + 1) * std::int64_t(sizeof(Real)) <= scratch_bytes) ++r;
+  constexpr std::int64_t kAlignmentSlack = 128;  // what a scratch View may add to its bytes (shmem_size)
+  while (r < 40 && std::int64_t(r + 1) * (r + 1) * (r + 1) * std::int64_t(sizeof(Real)) + kAlignmentSlack <= scratch_bytes)
+    ++r;
   BrickTiling t;
   t.cells = cells;
   t.side = side;
