@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -159,6 +160,11 @@ TEST_SUITE("parallel") {
       total += c;
     }
     CHECK(total == 700);
+    // a partial last slab: the x cut balances cells (within one slab of 81), not slabs (405 + 295 before)
+    const auto two = kbrain::partition_bricks3d(700, 9, 2);
+    REQUIRE(two.counts().size() == 2);
+    CHECK(std::llabs(two.counts()[0] - two.counts()[1]) <= 81);
+    CHECK(two.counts()[0] + two.counts()[1] == 700);
   }
 
   TEST_CASE("partition names") {

@@ -120,9 +120,18 @@ Partition partition_bricks3d(std::int64_t cells, std::int64_t side, int ranks) {
   p.grid = best;
   p.owner.resize(static_cast<std::size_t>(cells));
   const std::int64_t b2 = side * side;
+  // x (slowest): the occupied slabs are cut by cell count, not by slab count, so that a partial last slab does not
+  // leave the last parts short (4M cells on a 162^3 lattice: 2 099 520 + 2 094 784 instead of 2 125 764 +
+  // 2 068 540). A slab goes to the part that holds its middle cell in a balanced split of the cells.
+  const std::int64_t slabs = (cells + b2 - 1) / b2;
+  std::vector<int> x_part(static_cast<std::size_t>(slabs));
+  for (std::int64_t x = 0; x < slabs; ++x) {
+    const std::int64_t first = x * b2, in_slab = std::min(b2, cells - first);
+    x_part[x] = static_cast<int>(std::min<std::int64_t>(best[0] - 1, (2 * first + in_slab) * best[0] / (2 * cells)));
+  }
   for (std::int64_t i = 0; i < cells; ++i) {
     const std::int64_t x = i / b2, y = (i % b2) / side, z = i % side;
-    p.owner[i] = (part_of(x, side, best[0]) * best[1] + part_of(y, side, best[1])) * best[2] + part_of(z, side, best[2]);
+    p.owner[i] = (x_part[x] * best[1] + part_of(y, side, best[1])) * best[2] + part_of(z, side, best[2]);
   }
   // A partial last slab (cells < side^3) can leave a brick empty: fall back to blocks then.
   for (auto c : p.counts())
