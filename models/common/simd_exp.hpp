@@ -26,9 +26,18 @@ inline To bit_cast_copy(const From& v) {
 #define KBRAIN_BIT_CAST(T, v) ::kbrain::detail::bit_cast_copy<T>(v)
 #endif
 
+// Always inlined: a call the compiler keeps out of line stops the `omp simd` loop around it from vectorising (in
+// large translation units GCC's inliner gave up on the double version, and the double host kernel ran scalar code
+// with a call per exponential, slower than libm: docs/performance.md).
+#if defined(__GNUC__) || defined(__clang__)
+#define KBRAIN_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define KBRAIN_ALWAYS_INLINE inline
+#endif
+
 namespace kbrain {
 
-inline double simd_exp(double x) {
+KBRAIN_ALWAYS_INLINE double simd_exp(double x) {
   x = x < -708.0 ? -708.0 : x;
   x = x > 709.0 ? 709.0 : x;
   const double shift = 0x1.8p52;  // adding it rounds to an integer held in the low mantissa bits
@@ -58,7 +67,7 @@ inline double simd_exp(double x) {
   return p * scale;
 }
 
-inline float simd_exp(float x) {
+KBRAIN_ALWAYS_INLINE float simd_exp(float x) {
   x = x < -87.0f ? -87.0f : x;
   x = x > 88.0f ? 88.0f : x;
   const float shift = 0x1.8p23f;
