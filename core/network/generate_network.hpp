@@ -4,6 +4,8 @@
 // to_host() copies it into a GapNetwork for tests and small runs. The network is a function of (spec) only: the
 // same bits on Serial, OpenMP and CUDA.
 #include <cstdint>
+#include <type_traits>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -89,11 +91,93 @@ std::int64_t last_entry(const Kokkos::View<std::int64_t*, Mem>& v) {
   return total;
 }
 
+// Host backends: one pass instead of count + fill. Rows are generated in chunks into per-chunk buffers (a row that
+// outgrows its buffer is regrown and repeated: the same draws), then offsets are scanned and the buffers copied in
+// order. The rows are the same function of (seed, cell) as the two-pass device sweep, so the network is identical
+// (tests/test_generators.cpp checks that); it halves the work where nothing runs in lockstep.
+template <class Exec, class Real, class Mem>
+GeneratedNetwork<Real, Mem> sweep_host(const DeviceTables<Mem>& t, Kokkos::View<const std::int64_t*, Mem> targets) {
+  GeneratedNetwork<Real, Mem> net;
+  const std::int64_t rows = targets.extent(0) != 0 ? static_cast<std::int64_t>(targets.extent(0)) : t.cells;
+  net.cells = rows;
+  net.offsets = Kokkos::View<std::int64_t*, Mem>("netgen_offsets", rows + 1);  // offsets(rows) = 0
+  constexpr std::int64_t kChunk = 256;
+  const std::int64_t chunks = (rows + kChunk - 1) / kChunk;
+  std::vector<std::vector<std::int32_t>> src(static_cast<std::size_t>(chunks));
+  std::vector<std::vector<Real>> gs(static_cast<std::size_t>(chunks));
+  const auto offsets = net.offsets;
+  auto chunk_rows = [&](const std::int64_t c) {
+    auto& s = src[c];
+    auto& g = gs[c];
+    std::int64_t cap = 64;
+    for (std::int64_t r = c * kChunk; r < std::min(rows, (c + 1) * kChunk); ++r) {
+      const std::int64_t i = targets.extent(0) != 0 ? targets(r) : r;
+      const auto used = static_cast<std::int64_t>(s.size());
+      while (true) {
+        s.resize(static_cast<std::size_t>(used + cap));
+        if (t.g_range) g.resize(s.size());
+        SweepFunctor<Mem, Real, true> f{t, offsets, Kokkos::View<std::int32_t*, Mem>(s.data(), s.size()),
+                                        Kokkos::View<Real*, Mem>(g.data(), g.size()), targets};
+        f.capacity = cap;
+        DrawStream d(t.seed, stream_id(kTopologyStream, i));
+        const std::int64_t n = t.gaussian ? f.gaussian(i, used, d) : f.uniform(i, used, d);
+        if (n <= cap) {
+          s.resize(static_cast<std::size_t>(used + n));
+          if (t.g_range) g.resize(s.size());
+          offsets(r) = n;
+          cap = std::max<std::int64_t>(64, 2 * n);
+          break;
+        }
+        cap = 2 * n;
+      }
+    }
+  };
+  // Plain host loops (a Kokkos host lambda would be compiled as host-device code by nvcc): OpenMP threads on the
+  // OpenMP backend, one thread otherwise.
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (std::is_same<Exec, Kokkos::OpenMP>::value) {
+    const int threads = Exec().concurrency();
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (std::int64_t c = 0; c < chunks; ++c) chunk_rows(c);
+  } else
+#endif
+  {
+    for (std::int64_t c = 0; c < chunks; ++c) chunk_rows(c);
+  }
+  Kokkos::parallel_scan("kbrain::netgen::scan", Kokkos::RangePolicy<Exec>(0, rows + 1), ExclusiveScan<Mem>{net.offsets});
+  const std::int64_t total = last_entry(net.offsets);
+  net.sources = Kokkos::View<std::int32_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_sources"),
+                                                 total);
+  if (t.g_range)
+    net.g = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_g"), total);
+  const auto sources = net.sources;
+  const auto gview = net.g;
+  auto copy_chunk = [&](const std::int64_t c) {
+    const std::int64_t at = offsets(c * kChunk);
+    std::copy(src[c].begin(), src[c].end(), sources.data() + at);
+    if (t.g_range) std::copy(gs[c].begin(), gs[c].end(), gview.data() + at);
+  };
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (std::is_same<Exec, Kokkos::OpenMP>::value) {
+    const int threads = Exec().concurrency();
+#pragma omp parallel for num_threads(threads)
+    for (std::int64_t c = 0; c < chunks; ++c) copy_chunk(c);
+  } else
+#endif
+  {
+    for (std::int64_t c = 0; c < chunks; ++c) copy_chunk(c);
+  }
+  Exec().fence();
+  return net;
+}
+
 // Sweep generators: the directed network (for symmetric: the upper network U).
 // rows: all cells (targets empty) or the cells listed in targets.
 template <class Exec, class Real, class Mem>
 GeneratedNetwork<Real, Mem> sweep(const DeviceTables<Mem>& t,
-                                  Kokkos::View<const std::int64_t*, Mem> targets = {}) {
+                                  Kokkos::View<const std::int64_t*, Mem> targets = {}, bool two_pass = false) {
+  if constexpr (std::is_same<typename Exec::memory_space, Kokkos::HostSpace>::value)
+    if (!two_pass) return sweep_host<Exec, Real, Mem>(t, targets);
   GeneratedNetwork<Real, Mem> net;
   const std::int64_t rows = targets.extent(0) != 0 ? static_cast<std::int64_t>(targets.extent(0)) : t.cells;
   net.cells = rows;

@@ -39,7 +39,7 @@ struct SweepFunctor {
   Kokkos::View<Real*, Mem> g;
 
   KOKKOS_INLINE_FUNCTION void emit(std::int64_t cell, std::int64_t base, std::int64_t n, std::int64_t src) const {
-    if (!Fill) return;
+    if (!Fill || (capacity >= 0 && n >= capacity)) return;
     sources(base + n) = static_cast<std::int32_t>(src);
     if (t.g_range)
       g(base + n) = static_cast<Real>(draw_conductance(t.seed, cell, static_cast<std::uint64_t>(n), t.g_low_fx,
@@ -84,13 +84,16 @@ struct SweepFunctor {
         if ((d.next() >> 1) < t.thin(k)) emit(i, base, n++, j);
       }
     }
-    if (Fill) heap_sort_segment(sources, g, t.g_range, base, n);
+    if (Fill && (capacity < 0 || n <= capacity)) heap_sort_segment(sources, g, t.g_range, base, n);
     return n;
   }
 
   // Row r is cell targets(r) (all cells, r = cell, when targets is empty: a subset of rows is generated for one
   // MPI rank; each row is the same function of (seed, cell) either way).
   Kokkos::View<const std::int64_t*, Mem> targets;
+  // Fill pass into a buffer of `capacity` entries from `base` (host single pass, generate_network.hpp): emits past
+  // it are dropped, the count is still returned, and the caller regrows and repeats the row. -1: no limit.
+  std::int64_t capacity = -1;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
     const std::int64_t i = targets.extent(0) != 0 ? targets(r) : r;
