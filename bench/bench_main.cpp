@@ -205,25 +205,20 @@ void register_backend() {
     const bool lattice = g.kind == RandomNetworkSpec::Kind::Gaussian3d;
     const std::string tag = std::string(lattice ? "gaussian3d/" : "uniform/") + std::to_string(g.cells) + "/" +
                             std::to_string(int(g.density)) + "/";
-    auto variants_of = [&](const std::vector<GapVariant>& tiles) {
-      auto v = csr_variants;
-      if (lattice) v.insert(v.end(), tiles.begin(), tiles.end());
-      return v;
+    auto register_variants = [&](auto real, const char* precision, const std::vector<GapVariant>& tiles) {
+      using Real = decltype(real);
+      auto variants = csr_variants;
+      if (lattice) variants.insert(variants.end(), tiles.begin(), tiles.end());
+      for (const GapVariant& v : variants)
+        benchmark::RegisterBenchmark(("io_step_generated/" + b + "/" + precision + "/" + tag + v.name).c_str(),
+                                     [=](benchmark::State& s) {
+                                       bm_io_generated<Backend, Real>(s, g.kind, g.cells, g.density, v);
+                                     })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
     };
-    for (const GapVariant& v : variants_of(float_tiles))
-      benchmark::RegisterBenchmark(("io_step_generated/" + b + "/float/" + tag + v.name).c_str(),
-                                   [=](benchmark::State& s) {
-                                     bm_io_generated<Backend, float>(s, g.kind, g.cells, g.density, v);
-                                   })
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-    for (const GapVariant& v : variants_of(double_tiles))
-      benchmark::RegisterBenchmark(("io_step_generated/" + b + "/double/" + tag + v.name).c_str(),
-                                   [=](benchmark::State& s) {
-                                     bm_io_generated<Backend, double>(s, g.kind, g.cells, g.density, v);
-                                   })
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
+    register_variants(float{}, "float", float_tiles);
+    register_variants(double{}, "double", double_tiles);
   }
   benchmark::RegisterBenchmark(("copy_bandwidth/" + b + "/kernel/256MiB").c_str(),
                                [](benchmark::State& s) { bm_copy<Backend>(s, std::int64_t(256) << 20); })

@@ -7,8 +7,11 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include <algorithm>
+#include <cmath>
 
 #include "core/config/experiment_config.hpp"
+#include "models/io/io_state.hpp"
 
 #ifndef KBRAIN_SHARED_DIR
 #define KBRAIN_SHARED_DIR "../shared"
@@ -81,6 +84,23 @@ inline std::vector<std::vector<std::int64_t>> read_reference_spikes() {
     }
   }
   return cells;
+}
+
+// Steps an IoSimulation `steps` times with a pulse early on (I_app 6 for steps 50..149, so that cells spike and
+// diverge) and returns every variable of every cell.
+template <class Sim>
+std::vector<std::vector<double>> run_pulse_and_read_state(Sim& sim, int steps) {
+  for (int n = 0; n < steps; ++n) sim.step(n >= 50 && n < 150 ? 6.0 : 0.0);
+  std::vector<std::vector<double>> out;
+  for (int v = 0; v < io::NUM_VARS; ++v) out.push_back(sim.variable(v));
+  return out;
+}
+
+inline double max_abs_diff(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
+  double m = 0;
+  for (std::size_t v = 0; v < a.size(); ++v)
+    for (std::size_t i = 0; i < a[v].size(); ++i) m = std::max(m, std::fabs(a[v][i] - b[v][i]));
+  return m;
 }
 
 }  // namespace kbrain::test

@@ -12,6 +12,7 @@
 #include "core/rng/counter_rng.hpp"
 #include "models/io/io_simulation.hpp"
 #include "tests/backend_types.hpp"
+#include "tests/io_test_support.hpp"
 
 namespace {
 
@@ -32,18 +33,10 @@ std::vector<std::vector<double>> simulate(const GapNetwork& net, const std::vect
                                           bool mesh_kernel, io::IoParameters p = {}, int gap_split = -1) {
   io::IoSimulation<Backend, Real> sim(p, net, g_cal, mesh_kernel);
   sim.set_gap_split(gap_split);
-  for (int n = 0; n < steps; ++n) sim.step(n >= 50 && n < 150 ? 6.0 : 0.0);
-  std::vector<std::vector<double>> out;
-  for (int v = 0; v < io::NUM_VARS; ++v) out.push_back(sim.variable(v));
-  return out;
+  return test::run_pulse_and_read_state(sim, steps);
 }
 
-double max_abs_diff(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
-  double m = 0;
-  for (std::size_t v = 0; v < a.size(); ++v)
-    for (std::size_t i = 0; i < a[v].size(); ++i) m = std::max(m, std::fabs(a[v][i] - b[v][i]));
-  return m;
-}
+using test::max_abs_diff;
 
 template <class Backend>
 struct RngKernel {

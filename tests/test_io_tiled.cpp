@@ -13,6 +13,7 @@
 #include "models/io/io_gap_tiled.hpp"
 #include "models/io/io_simulation.hpp"
 #include "tests/backend_types.hpp"
+#include "tests/io_test_support.hpp"
 
 namespace {
 
@@ -60,18 +61,10 @@ std::vector<std::vector<double>> run(const RandomNetworkSpec& spec, int tiled, C
   sim.set_gap_split(0);
   sim.set_gap_tiling(tiled, cut.brick, cut.halo);
   CHECK((sim.gap_kernel() == io::IoSimulation<Backend, double>::GapKernel::Tiled) == (tiled == 1));
-  for (int n = 0; n < steps; ++n) sim.step(n >= 50 && n < 150 ? 6.0 : 0.0);
-  std::vector<std::vector<double>> out;
-  for (int v = 0; v < io::NUM_VARS; ++v) out.push_back(sim.variable(v));
-  return out;
+  return test::run_pulse_and_read_state(sim, steps);
 }
 
-double max_abs_diff(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
-  double m = 0;
-  for (std::size_t v = 0; v < a.size(); ++v)
-    for (std::size_t i = 0; i < a[v].size(); ++i) m = std::max(m, std::fabs(a[v][i] - b[v][i]));
-  return m;
-}
+using test::max_abs_diff;
 
 }  // namespace
 
@@ -156,11 +149,9 @@ TEST_SUITE("io_tiled") {
     auto hs = Kokkos::create_mirror_view(state);
     for (std::int64_t i = 0; i < spec.cells; ++i) hs(io::V_DEND, i) = -70.0 + double((i * 7919) % 401) * 0.1;
     Kokkos::deep_copy(state, hs);
-    constexpr int kLanes = Backend::is_gpu ? 32 : 1, kTeam = Backend::is_gpu ? 4 : 1;
     const int cells = static_cast<int>(spec.cells);
     Kokkos::View<double*, Mem> by_row("by_row", cells);
-    Kokkos::parallel_for(Kokkos::TeamPolicy<Exec>((cells + kTeam - 1) / kTeam, kTeam, kLanes),
-                         io::CsrCurrentsFunctor<Exec, double>{d.csr, state, by_row, cells});
+    io::compute_split_gap_currents<Exec, double>(d.csr, state, by_row, cells, Backend::is_gpu);
     const auto want = host(by_row);
     for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}}) {
       CAPTURE(cut.brick);
@@ -173,11 +164,7 @@ TEST_SUITE("io_tiled") {
       const auto tl = io::build_tiled_gap<Exec, double>(d.csr, t);
       Kokkos::View<double*, Mem> tiled_out("tiled", cells);
       Kokkos::deep_copy(tiled_out, -1e300);
-      constexpr int kTeamThreads = Backend::is_gpu ? 8 : 1;
-      Kokkos::parallel_for(
-          Kokkos::TeamPolicy<Exec>(t.bricks(), kTeamThreads, kLanes)
-              .set_scratch_size(0, Kokkos::PerTeam(io::TiledCurrentsFunctor<Exec, double>::scratch_bytes(t))),
-          io::TiledCurrentsFunctor<Exec, double>{tl, state, tiled_out});
+      io::compute_tiled_gap_currents<Exec, double>(tl, state, tiled_out, Backend::is_gpu);
       const auto got = host(tiled_out);
       std::int64_t bad = 0, first = -1;
       for (int i = 0; i < cells; ++i)

@@ -271,7 +271,7 @@ TEST_SUITE("parallel") {
           const auto owned = part.owned_cells(r);
           const GapNetwork rows = kbrain::extract_rows(*cases[c].net, owned);
           const CommPlan want = kbrain::build_comm_plan(r, part, owned, rows);
-          const auto got = kbrain::build_comm_plan_parallel<Exec, Mem>(r, part, owned, kbrain::rows_to_device<Mem>(rows));
+          const auto got = kbrain::build_comm_plan_parallel<Exec, Mem>(r, part, owned, kbrain::GeneratedNetwork<double, Mem>::from_host(rows));
           CHECK(got.plan.rank == want.rank);
           CHECK(got.plan.owned == want.owned);
           CHECK(got.plan.interior == want.interior);
@@ -292,7 +292,7 @@ TEST_SUITE("parallel") {
     const auto part = kbrain::partition_blocks(mesh.cells, 2);
     const auto owned = part.owned_cells(0);
     auto build = [&](int rank, const GapNetwork& rows) {
-      return kbrain::build_comm_plan_parallel<Exec, Mem>(rank, part, owned, kbrain::rows_to_device<Mem>(rows));
+      return kbrain::build_comm_plan_parallel<Exec, Mem>(rank, part, owned, kbrain::GeneratedNetwork<double, Mem>::from_host(rows));
     };
     CHECK_THROWS_AS(build(1, kbrain::extract_rows(mesh, owned)), std::invalid_argument);  // rank 1 owns none of them
     GapNetwork bad = kbrain::extract_rows(mesh, owned);

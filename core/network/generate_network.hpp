@@ -33,6 +33,28 @@ struct GeneratedNetwork {
            g.extent(0) * sizeof(Real);
   }
 
+  // A host CSR copied to Mem (conductances converted to Real); the inverse of to_host().
+  static GeneratedNetwork from_host(const GapNetwork& h) {
+    GeneratedNetwork d;
+    d.cells = h.cells;
+    d.g_const = h.constant_conductance;
+    d.offsets = Kokkos::View<std::int64_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "csr_offsets"),
+                                                 h.offsets.size());
+    Kokkos::deep_copy(d.offsets, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                     h.offsets.data(), h.offsets.size()));
+    d.sources = Kokkos::View<std::int32_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "csr_sources"),
+                                                 h.sources.size());
+    Kokkos::deep_copy(d.sources, Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                     h.sources.data(), h.sources.size()));
+    if (!h.conductance.empty()) {
+      d.g = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "csr_g"), h.conductance.size());
+      auto hg = Kokkos::create_mirror_view(d.g);
+      for (std::size_t k = 0; k < h.conductance.size(); ++k) hg(k) = Real(h.conductance[k]);
+      Kokkos::deep_copy(d.g, hg);
+    }
+    return d;
+  }
+
   GapNetwork to_host() const {
     GapNetwork net;
     net.cells = cells;
@@ -91,6 +113,21 @@ std::int64_t last_entry(const Kokkos::View<std::int64_t*, Mem>& v) {
   return total;
 }
 
+// body(0 .. n-1) on a host execution space: OpenMP threads (dynamic schedule) on the OpenMP backend, one thread
+// otherwise. Plain loops: a Kokkos host lambda would be compiled as host-device code by nvcc.
+template <class Exec, class Body>
+void host_for(const std::int64_t n, const Body& body) {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (std::is_same<Exec, Kokkos::OpenMP>::value) {
+    const int threads = Exec().concurrency();
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (std::int64_t i = 0; i < n; ++i) body(i);
+    return;
+  }
+#endif
+  for (std::int64_t i = 0; i < n; ++i) body(i);
+}
+
 // Host backends: one pass instead of count + fill. Rows are generated in chunks into per-chunk buffers (a row that
 // outgrows its buffer is regrown and repeated: the same draws), then offsets are scanned and the buffers copied in
 // order. The rows are the same function of (seed, cell) as the two-pass device sweep, so the network is identical
@@ -111,7 +148,6 @@ GeneratedNetwork<Real, Mem> sweep_host(const DeviceTables<Mem>& t, Kokkos::View<
     auto& g = gs[c];
     std::int64_t cap = 64;
     for (std::int64_t r = c * kChunk; r < std::min(rows, (c + 1) * kChunk); ++r) {
-      const std::int64_t i = targets.extent(0) != 0 ? targets(r) : r;
       const auto used = static_cast<std::int64_t>(s.size());
       while (true) {
         s.resize(static_cast<std::size_t>(used + cap));
@@ -119,8 +155,7 @@ GeneratedNetwork<Real, Mem> sweep_host(const DeviceTables<Mem>& t, Kokkos::View<
         SweepFunctor<Mem, Real, true> f{t, offsets, Kokkos::View<std::int32_t*, Mem>(s.data(), s.size()),
                                         Kokkos::View<Real*, Mem>(g.data(), g.size()), targets};
         f.capacity = cap;
-        DrawStream d(t.seed, stream_id(kTopologyStream, i));
-        const std::int64_t n = t.gaussian ? f.gaussian(i, used, d) : f.uniform(i, used, d);
+        const std::int64_t n = f.sweep_row(r, used);
         if (n <= cap) {
           s.resize(static_cast<std::size_t>(used + n));
           if (t.g_range) g.resize(s.size());
@@ -132,18 +167,7 @@ GeneratedNetwork<Real, Mem> sweep_host(const DeviceTables<Mem>& t, Kokkos::View<
       }
     }
   };
-  // Plain host loops (a Kokkos host lambda would be compiled as host-device code by nvcc): OpenMP threads on the
-  // OpenMP backend, one thread otherwise.
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if constexpr (std::is_same<Exec, Kokkos::OpenMP>::value) {
-    const int threads = Exec().concurrency();
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
-    for (std::int64_t c = 0; c < chunks; ++c) chunk_rows(c);
-  } else
-#endif
-  {
-    for (std::int64_t c = 0; c < chunks; ++c) chunk_rows(c);
-  }
+  host_for<Exec>(chunks, chunk_rows);
   Kokkos::parallel_scan("kbrain::netgen::scan", Kokkos::RangePolicy<Exec>(0, rows + 1), ExclusiveScan<Mem>{net.offsets});
   const std::int64_t total = last_entry(net.offsets);
   net.sources = Kokkos::View<std::int32_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_sources"),
@@ -157,16 +181,7 @@ GeneratedNetwork<Real, Mem> sweep_host(const DeviceTables<Mem>& t, Kokkos::View<
     std::copy(src[c].begin(), src[c].end(), sources.data() + at);
     if (t.g_range) std::copy(gs[c].begin(), gs[c].end(), gview.data() + at);
   };
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if constexpr (std::is_same<Exec, Kokkos::OpenMP>::value) {
-    const int threads = Exec().concurrency();
-#pragma omp parallel for num_threads(threads)
-    for (std::int64_t c = 0; c < chunks; ++c) copy_chunk(c);
-  } else
-#endif
-  {
-    for (std::int64_t c = 0; c < chunks; ++c) copy_chunk(c);
-  }
+  host_for<Exec>(chunks, copy_chunk);
   Exec().fence();
   return net;
 }
@@ -284,19 +299,8 @@ GeneratedNetwork<Real, Mem> generate_network_rows(const RandomNetworkTables& tab
       }
       sub.offsets.push_back(static_cast<std::int64_t>(sub.sources.size()));
     }
-    net.cells = rows;
-    net.offsets = Kokkos::View<std::int64_t*, Mem>("netgen_offsets", rows + 1);
-    Kokkos::deep_copy(net.offsets, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                       sub.offsets.data(), sub.offsets.size()));
-    net.sources = Kokkos::View<std::int32_t*, Mem>("netgen_sources", sub.sources.size());
-    Kokkos::deep_copy(net.sources, Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                       sub.sources.data(), sub.sources.size()));
-    if (!sub.conductance.empty()) {
-      net.g = Kokkos::View<Real*, Mem>("netgen_g", sub.conductance.size());
-      auto h = Kokkos::create_mirror_view(net.g);
-      for (std::size_t k = 0; k < sub.conductance.size(); ++k) h(k) = Real(sub.conductance[k]);
-      Kokkos::deep_copy(net.g, h);
-    }
+    sub.cells = rows;
+    net = GeneratedNetwork<Real, Mem>::from_host(sub);
   } else if (tables.exact_count > 0) {
     const std::int64_t k = tables.exact_count;
     net.cells = rows;

@@ -95,11 +95,15 @@ struct SweepFunctor {
   // it are dropped, the count is still returned, and the caller regrows and repeats the row. -1: no limit.
   std::int64_t capacity = -1;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
+  // Row r (cell targets(r), or r), written from `base` when Fill; returns its length.
+  KOKKOS_INLINE_FUNCTION std::int64_t sweep_row(const std::int64_t r, const std::int64_t base) const {
     const std::int64_t i = targets.extent(0) != 0 ? targets(r) : r;
     DrawStream d(t.seed, stream_id(kTopologyStream, i));
-    const std::int64_t base = Fill ? offsets(r) : 0;
-    const std::int64_t n = t.gaussian ? gaussian(i, base, d) : uniform(i, base, d);
+    return t.gaussian ? gaussian(i, base, d) : uniform(i, base, d);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
+    const std::int64_t n = sweep_row(r, Fill ? offsets(r) : 0);
     if (!Fill) offsets(r) = n;
   }
 };

@@ -35,26 +35,6 @@ struct RankPlan {
   GeneratedNetwork<double, Mem> rows;
 };
 
-// A host CSR (rows of some cells, any sources) copied to Mem.
-template <class Mem>
-GeneratedNetwork<double, Mem> rows_to_device(const GapNetwork& rows) {
-  GeneratedNetwork<double, Mem> d;
-  d.cells = rows.cells;
-  d.g_const = rows.constant_conductance;
-  d.offsets = Kokkos::View<std::int64_t*, Mem>("plan_rows_offsets", rows.offsets.size());
-  Kokkos::deep_copy(d.offsets, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                   rows.offsets.data(), rows.offsets.size()));
-  d.sources = Kokkos::View<std::int32_t*, Mem>("plan_rows_sources", rows.sources.size());
-  Kokkos::deep_copy(d.sources, Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                   rows.sources.data(), rows.sources.size()));
-  if (!rows.conductance.empty()) {
-    d.g = Kokkos::View<double*, Mem>("plan_rows_g", rows.conductance.size());
-    Kokkos::deep_copy(d.g, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                               rows.conductance.data(), rows.conductance.size()));
-  }
-  return d;
-}
-
 namespace plan_kernels {
 
 // Per row: out-of-range sources are counted (the reduction), remote sources marked, border rows flagged.

@@ -63,4 +63,15 @@ struct CsrCurrentsFunctor {
   }
 };
 
+// out(i) = gap current of cell i, one vector-lane group per cell: 4 cells of 32 lanes per team on GPUs, one cell of
+// one lane on the host.
+template <class Exec, class Real, class Mem = typename Exec::memory_space>
+void compute_split_gap_currents(const CsrGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
+                                const Kokkos::View<Real*, Mem>& out, int cells, bool gpu) {
+  const int per_team = gpu ? 4 : 1, lanes = gpu ? 32 : 1;
+  Kokkos::parallel_for("kbrain::io::gap_currents",
+                       Kokkos::TeamPolicy<Exec>((cells + per_team - 1) / per_team, per_team, lanes),
+                       CsrCurrentsFunctor<Exec, Real>{gap, cur, out, cells});
+}
+
 }  // namespace kbrain::io

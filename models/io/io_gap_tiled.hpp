@@ -19,6 +19,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/network/random_network_kernels.hpp"  // netgen::ExclusiveScan
 #include "models/io/io_gap_junctions.hpp"
 #include "models/io/io_state.hpp"
 #include "models/io/io_step.hpp"
@@ -75,7 +76,6 @@ BrickTiling default_tiling(std::int64_t cells, int side, std::int64_t scratch_by
 
 template <class Real, class Mem>
 struct TiledGapJunctions {
-  static constexpr std::uint16_t kNoSlot = 0xFFFF;
   BrickTiling tiling;
   Kokkos::View<const std::int64_t*, Mem> in_offsets, out_offsets;  // cells + 1 each
   Kokkos::View<const std::uint16_t*, Mem> slots;                   // in-cube junctions: site in the brick's cube
@@ -96,6 +96,8 @@ struct TiledGapJunctions {
 
 namespace tiled {
 
+inline constexpr std::uint16_t kNoSlot = 0xFFFF;  // a source outside the brick's cube
+
 struct Site {
   int x, y, z;
 };
@@ -111,7 +113,7 @@ KOKKOS_INLINE_FUNCTION std::uint16_t slot_of(const BrickTiling& t, Site c, Site 
   const int r = t.region();
   const int rx = s.x - ((c.x / t.brick) * t.brick - t.halo), ry = s.y - ((c.y / t.brick) * t.brick - t.halo),
             rz = s.z - ((c.z / t.brick) * t.brick - t.halo);
-  if (rx < 0 || ry < 0 || rz < 0 || rx >= r || ry >= r || rz >= r) return 0xFFFF;
+  if (rx < 0 || ry < 0 || rz < 0 || rx >= r || ry >= r || rz >= r) return kNoSlot;
   return static_cast<std::uint16_t>((rx * r + ry) * r + rz);
 }
 
@@ -132,7 +134,7 @@ struct SplitRowsFunctor {
     for (std::int64_t k = csr.offsets(i); k < csr.offsets(i + 1); ++k) {
       const std::int32_t src = csr.sources(k);
       const std::uint16_t slot = slot_of(t, c, site_of(src, t.side));
-      if (slot != 0xFFFF) {
+      if (slot != kNoSlot) {
         if (Fill) {
           slots(n_in) = slot;
           if (csr.g.extent(0) != 0) g_in(n_in) = csr.g(k);
@@ -153,16 +155,6 @@ struct SplitRowsFunctor {
   }
 };
 
-template <class Mem>
-struct ExclusiveScanInPlace {
-  Kokkos::View<std::int64_t*, Mem> v;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& sum, const bool final) const {
-    const std::int64_t c = v(i);
-    if (final) v(i) = sum;
-    sum += c;
-  }
-};
-
 }  // namespace tiled
 
 // The tiled lists of `csr` on Exec (count -> scan -> fill; no host round trip).
@@ -177,9 +169,9 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
   Kokkos::parallel_for("kbrain::io::tiled_count", Kokkos::RangePolicy<Exec>(0, n),
                        tiled::SplitRowsFunctor<Real, Mem, false>{t, csr, in_off, out_off, {}, {}, {}, {}});
   Kokkos::parallel_scan("kbrain::io::tiled_scan_in", Kokkos::RangePolicy<Exec>(0, n + 1),
-                        tiled::ExclusiveScanInPlace<Mem>{in_off});
+                        netgen::ExclusiveScan<Mem>{in_off});
   Kokkos::parallel_scan("kbrain::io::tiled_scan_out", Kokkos::RangePolicy<Exec>(0, n + 1),
-                        tiled::ExclusiveScanInPlace<Mem>{out_off});
+                        netgen::ExclusiveScan<Mem>{out_off});
   std::int64_t total_in = 0, total_out = 0;
   Kokkos::deep_copy(total_in, Kokkos::subview(in_off, n));
   Kokkos::deep_copy(total_out, Kokkos::subview(out_off, n));
@@ -269,5 +261,17 @@ struct TiledCurrentsFunctor {
     });
   }
 };
+
+// out(i) = gap current of cell i: one team per brick (8 warps of 32 lanes on GPUs, one thread on the host) with the
+// brick's cube in team scratch.
+template <class Exec, class Real, class Mem = typename Exec::memory_space>
+void compute_tiled_gap_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
+                                const Kokkos::View<Real*, Mem>& out, bool gpu) {
+  using Functor = TiledCurrentsFunctor<Exec, Real>;
+  Kokkos::parallel_for("kbrain::io::gap_currents_tiled",
+                       Kokkos::TeamPolicy<Exec>(gap.tiling.bricks(), gpu ? 8 : 1, gpu ? 32 : 1)
+                           .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(gap.tiling))),
+                       Functor{gap, cur, out});
+}
 
 }  // namespace kbrain::io

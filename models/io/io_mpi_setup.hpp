@@ -58,9 +58,9 @@ RankPlan<Mem> make_rank_plan(const GapNetwork& net, const RandomNetworkTables* g
   if (generator)
     rows = generate_network_rows<Exec, double, Mem>(*generator, owned);
   else if (net.is_mesh() && net.conductance.empty())
-    rows = rows_to_device<Mem>(mesh2d_rows(net.mesh_rows, net.mesh_cols, net.constant_conductance, owned));
+    rows = GeneratedNetwork<double, Mem>::from_host(mesh2d_rows(net.mesh_rows, net.mesh_cols, net.constant_conductance, owned));
   else
-    rows = rows_to_device<Mem>(extract_rows(net, owned));
+    rows = GeneratedNetwork<double, Mem>::from_host(extract_rows(net, owned));
   rows.cells = static_cast<std::int64_t>(owned.size());
   Exec().fence();
   times.generate_s = MPI_Wtime() - t0;

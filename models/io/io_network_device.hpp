@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/network/gap_network.hpp"
+#include "core/network/generate_network.hpp"  // GeneratedNetwork::from_host
 #include "models/io/io_gap_junctions.hpp"
 
 namespace kbrain::io {
@@ -31,24 +32,11 @@ struct DeviceGapNetwork {
       d.grid.g = Real(net.constant_conductance);
       return d;
     }
-    Kokkos::View<std::int64_t*, Mem> offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gap_offsets"),
-                                             net.offsets.size());
-    Kokkos::View<std::int32_t*, Mem> sources(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gap_sources"),
-                                             net.sources.size());
-    Kokkos::deep_copy(offsets, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                   net.offsets.data(), net.offsets.size()));
-    Kokkos::deep_copy(sources, Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                   net.sources.data(), net.sources.size()));
-    d.csr.offsets = offsets;
-    d.csr.sources = sources;
+    const auto csr = GeneratedNetwork<Real, Mem>::from_host(net);
+    d.csr.offsets = csr.offsets;
+    d.csr.sources = csr.sources;
+    d.csr.g = csr.g;
     d.csr.g_const = Real(net.constant_conductance);
-    if (!net.conductance.empty()) {
-      Kokkos::View<Real*, Mem> g(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gap_g"), net.conductance.size());
-      auto h = Kokkos::create_mirror_view(g);
-      for (std::size_t k = 0; k < net.conductance.size(); ++k) h(k) = Real(net.conductance[k]);
-      Kokkos::deep_copy(g, h);
-      d.csr.g = g;
-    }
     return d;
   }
 

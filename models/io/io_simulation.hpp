@@ -99,25 +99,15 @@ class IoSimulation {
     prepare();
     switch (kernel_) {
       case GapKernel::Mesh: launch(network_.grid, i_app, per_cell != nullptr); break;
-      case GapKernel::Tiled: {
-        constexpr int kTeamThreads = Backend::is_gpu ? 8 : 1, kLanes = Backend::is_gpu ? 32 : 1;
-        const auto& t = tiled_.tiling;
-        Kokkos::parallel_for("kbrain::io::gap_currents_tiled",
-                             Kokkos::TeamPolicy<Exec>(t.bricks(), kTeamThreads, kLanes)
-                                 .set_scratch_size(0, Kokkos::PerTeam(TiledCurrentsFunctor<Exec, Real>::scratch_bytes(t))),
-                             TiledCurrentsFunctor<Exec, Real>{tiled_, state_.cur, i_gap_});
+      case GapKernel::Tiled:
+        compute_tiled_gap_currents<Exec, Real>(tiled_, state_.cur, i_gap_, Backend::is_gpu);
         launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, per_cell != nullptr);
         break;
-      }
-      case GapKernel::Split: {
-        constexpr int kCellsPerTeam = Backend::is_gpu ? 4 : 1, kLanes = Backend::is_gpu ? 32 : 1;
-        const int cells = static_cast<int>(cells_);
-        Kokkos::parallel_for("kbrain::io::gap_currents",
-                             Kokkos::TeamPolicy<Exec>((cells + kCellsPerTeam - 1) / kCellsPerTeam, kCellsPerTeam, kLanes),
-                             CsrCurrentsFunctor<Exec, Real>{network_.csr, state_.cur, i_gap_, cells});
+      case GapKernel::Split:
+        compute_split_gap_currents<Exec, Real>(network_.csr, state_.cur, i_gap_, static_cast<int>(cells_),
+                                               Backend::is_gpu);
         launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, per_cell != nullptr);
         break;
-      }
       case GapKernel::Fused: launch(network_.csr, i_app, per_cell != nullptr); break;
     }
     state_.swap();
@@ -145,7 +135,6 @@ class IoSimulation {
   const StateView<Real, Mem>& state() const { return state_.cur; }
   std::int64_t cells() const { return cells_; }
   std::int64_t steps_done() const { return steps_done_; }
-  bool uses_mesh_kernel() const { return network_.mesh; }
   int lattice_side() const { return network_.lattice_side; }
   std::int64_t device_bytes() const {
     return static_cast<std::int64_t>(2 * NUM_VARS * cells_ * sizeof(Real) + cells_ * sizeof(Real) +
@@ -220,7 +209,6 @@ class IoSimulation {
       default: return "CSR";
     }
   }
-  bool split_gap() { return gap_kernel() == GapKernel::Split; }
   // Tiled kernel: junctions served from the staged cube and from global memory (0, 0 for other kernels).
   std::pair<std::int64_t, std::int64_t> tiled_junctions() const {
     return {tiled_.in_junctions(), tiled_.out_junctions()};
