@@ -32,6 +32,11 @@ int cmd_run(const RunOptions& o) {
   if (o.size < 0) throw ConfigError("--size must be >= 1");
   if (o.phase_timing)
     throw ConfigError("--phase-timing times the phases of the distributed step: run under mpirun (one rank is fine)");
+  if (o.gap_kernel != "auto" && is_spiking_model(cfg.model))
+    throw ConfigError("--gap-kernel applies to IO networks; " + cfg.source.string() + " is a spiking model");
+  if (o.gap_kernel == "tiled" && cfg.network.type != "gaussian3d")
+    throw ConfigError("--gap-kernel tiled needs a gaussian3d network (cells on a lattice); " + cfg.source.string() +
+                      " has network.type = \"" + cfg.network.type + "\"");
   if (is_spiking_model(cfg.model))
     return cmd_run_spiking(cfg, backend, precision, o.steps,
                            o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir));

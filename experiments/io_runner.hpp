@@ -9,7 +9,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "core/config/experiment_config.hpp"
 #include "core/inputs/stimulus.hpp"
 #include "core/recorders/trace_recorder.hpp"
 #include "core/timing/progress.hpp"
@@ -61,8 +60,6 @@ IoRunResult run_io(const IoRunPlan& plan) {
   }
   if (plan.gap_kernel != "auto") {
     sim.set_gap_split(plan.gap_kernel == "split" ? 1 : 0);
-    if (plan.gap_kernel == "tiled" && sim.lattice_side() <= 0)
-      throw ConfigError("--gap-kernel tiled needs a gaussian3d network (cells on a lattice)");
     sim.set_gap_tiling(plan.gap_kernel == "tiled" ? 1 : 0);
   }
   sim.prepare();  // chooses the gap kernel and builds its lists (tiled) inside the setup phase

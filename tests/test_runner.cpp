@@ -110,6 +110,16 @@ TEST_SUITE("runner") {
     CHECK_THROWS_AS(kbrain::cmd_run(o), kbrain::ConfigError);
     CHECK_FALSE(fs::exists(out));
     fs::remove_all(dir);
+
+    // The tiled gap kernel on a network without a lattice, and any gap kernel on a spiking model.
+    o.experiment = std::string(KBRAIN_SOURCE_DIR) + "/experiments/io_mesh_sweep.toml";
+    o.gap_kernel = "tiled";
+    CHECK_THROWS_WITH_AS(kbrain::cmd_run(o), doctest::Contains("gaussian3d"), kbrain::ConfigError);
+    CHECK_FALSE(fs::exists(out));
+    o.experiment = std::string(KBRAIN_SOURCE_DIR) + "/experiments/coba.toml";
+    o.gap_kernel = "fused";
+    CHECK_THROWS_WITH_AS(kbrain::cmd_run(o), doctest::Contains("spiking model"), kbrain::ConfigError);
+    CHECK_FALSE(fs::exists(out));
   }
 
   TEST_CASE("kbrain compare: one row per backend and precision, agreement against serial double") {

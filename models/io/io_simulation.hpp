@@ -135,7 +135,6 @@ class IoSimulation {
   const StateView<Real, Mem>& state() const { return state_.cur; }
   std::int64_t cells() const { return cells_; }
   std::int64_t steps_done() const { return steps_done_; }
-  int lattice_side() const { return network_.lattice_side; }
   std::int64_t device_bytes() const {
     return static_cast<std::int64_t>(2 * NUM_VARS * cells_ * sizeof(Real) + cells_ * sizeof(Real) +
                                      i_gap_.extent(0) * sizeof(Real)) +
