@@ -122,10 +122,11 @@ void host_for(const std::int64_t n, const Body& body) {
     const int threads = Exec().concurrency();
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (std::int64_t i = 0; i < n; ++i) body(i);
-    return;
-  }
+  } else
 #endif
-  for (std::int64_t i = 0; i < n; ++i) body(i);
+  {
+    for (std::int64_t i = 0; i < n; ++i) body(i);
+  }
 }
 
 // Host backends: one pass instead of count + fill. Rows are generated in chunks into per-chunk buffers (a row that
