@@ -96,7 +96,10 @@ int cmd_compare(const CompareOptions& o) {
 
   const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare"
                                          : std::filesystem::path(o.out_dir);
-  std::vector<double> densities = cfg.compare.densities;  // uniform/gaussian3d: network.density sweep
+  for (double d : o.densities)
+    if (!(d > 0)) throw ConfigError("--densities: junctions per cell must be > 0");
+  // uniform/gaussian3d: network.density sweep
+  std::vector<double> densities = !o.densities.empty() ? o.densities : cfg.compare.densities;
   if (densities.empty()) densities.push_back(0);          // the experiment's own density
   for (double density : densities)
   for (auto size : sizes) {

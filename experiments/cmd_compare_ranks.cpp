@@ -65,6 +65,12 @@ int cmd_compare_ranks(const CompareOptions& o) {
     if (k < 1) throw ConfigError("--ranks: rank counts must be >= 1");
   std::vector<std::int64_t> sizes = o.sizes;
   if (sizes.empty()) sizes.push_back(0);
+  for (double d : o.densities)
+    if (!(d > 0)) throw ConfigError("--densities: junctions per cell must be > 0");
+  // Unlike the single-process table, the ranks table runs the file's network.density unless --densities is given
+  // (compare.densities would multiply the mpiexec runs).
+  std::vector<double> densities = o.densities;
+  if (densities.empty()) densities.push_back(0);
   const bool mesh = cfg.network.type == "mesh2d";
   if (o.weak && sizes[0] == 0) throw ConfigError("--weak needs --sizes (the size per rank)");
   const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare_ranks"
@@ -80,10 +86,14 @@ int cmd_compare_ranks(const CompareOptions& o) {
       "Efficiency: strong T1/(K·TK), weak T1/TK (simulate time).\n\n",
       cfg.name, backend, precision, backend_facts(backend).description, o.weak ? "Weak" : "Strong", today_iso(),
       git_commit(), command_line());
-  std::string csv = "size,ranks,cells,junctions,steps,generate_s,plan_s,simulate_s,compute_s,exchange_wait_s,"
+  std::string csv = "size,density,ranks,cells,junctions,steps,generate_s,plan_s,simulate_s,compute_s,exchange_wait_s,"
                     "wait_pct,halo_values_per_step,speedup,efficiency,exchange_s,exchange_pct\n";
-  std::string per_rank_csv = "size,ranks,rank,simulate_s,compute_s,exchange_wait_s,exchange_s,exchange_pct\n";
+  std::string per_rank_csv = "size,density,ranks,rank,simulate_s,compute_s,exchange_wait_s,exchange_s,exchange_pct\n";
+  for (double density : densities)
   for (auto size : sizes) {
+    if (density > 0)
+      md += fmt::format("**{} junctions per cell{}**\n\n", density,
+                        size > 0 ? fmt::format(", {} cells {}", size, o.weak ? "per rank" : "in all") : "");
     md += "| ranks | cells | junctions | halo values/step | generate s | plan s | simulate s | compute s | "
           "exchange wait s | wait % | exchange s | exch % | ns/cell-step | speedup | efficiency |\n"
           "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -94,13 +104,15 @@ int cmd_compare_ranks(const CompareOptions& o) {
     for (int k : o.ranks) {
       std::int64_t run_size = size;
       if (o.weak) run_size = mesh ? std::llround(double(size) * std::sqrt(double(k))) : size * k;
-      const auto dir = out_dir / fmt::format("size{}_ranks{}", run_size, k);
+      const auto dir = out_dir / (density > 0 ? fmt::format("size{}_density{}_ranks{}", run_size, density, k)
+                                              : fmt::format("size{}_ranks{}", run_size, k));
       std::string cmd = fmt::format("{} {} -n {} {} run {} -b {} -p {} -o {} --partition {} --phase-timing",
                                     shell_quote(mpiexec),
                                     flags, k, shell_quote(self), shell_quote(o.experiment), backend, precision,
                                     shell_quote(dir.string()), o.partition);
       if (run_size > 0) cmd += fmt::format(" --size {}", run_size);
       if (o.steps > 0) cmd += fmt::format(" --steps {}", o.steps);
+      if (density > 0) cmd += fmt::format(" --density {}", density);
       cmd += " > " + shell_quote((dir.string() + ".log")) + " 2>&1";
       fmt::print(stderr, "[compare --ranks] {}\n", cmd);
       const int rc = std::system(cmd.c_str());
@@ -122,7 +134,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
                         k, cells, get("junctions"), get("halo_values_per_step"), get("generate_s"), get("plan_s"), sim,
                         get("compute_s"), wait, 100 * wait / sim, exch, exch_pct, sim * 1e9 / (cells * steps), speedup,
                         eff);
-      csv += fmt::format("{},{},{:.0f},{:.0f},{:.0f},{},{},{},{},{},{:.2f},{:.0f},{:.4f},{:.4f},{},{:.2f}\n", size, k,
+      csv += fmt::format("{},{},{},{:.0f},{:.0f},{:.0f},{},{},{},{},{},{:.2f},{:.0f},{:.4f},{:.4f},{},{:.2f}\n", size, density, k,
                          cells, get("junctions"), steps, get("generate_s"), get("plan_s"), sim, get("compute_s"), wait,
                          100 * wait / sim, get("halo_values_per_step"), speedup, eff, exch, exch_pct);
       for (int q = 0; q < k; ++q) {
@@ -130,7 +142,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
         const double rs = get(p + "simulate_s"), rc = get(p + "compute_s"), rw = get(p + "exchange_wait_s");
         const double re = get(p + "exchange_s"), rf = 100 * get(p + "exchange_fraction");
         per_rank_md += fmt::format("| {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} |\n", k, q, rs, rc, rw, re, rf);
-        per_rank_csv += fmt::format("{},{},{},{},{},{},{},{:.2f}\n", size, k, q, rs, rc, rw, re, rf);
+        per_rank_csv += fmt::format("{},{},{},{},{},{},{},{},{:.2f}\n", size, density, k, q, rs, rc, rw, re, rf);
       }
     }
     md += "\nPer rank (fenced phases):\n\n" + per_rank_md;

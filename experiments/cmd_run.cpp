@@ -30,6 +30,7 @@ int cmd_run(const RunOptions& o) {
   const Precision precision = o.precision.empty() ? cfg.precision : parse_precision(o.precision);
   if (o.steps < 0) throw ConfigError("--steps must be > 0");
   if (o.size < 0) throw ConfigError("--size must be >= 1");
+  if (o.density < 0) throw ConfigError("--density must be > 0");
   if (o.phase_timing)
     throw ConfigError("--phase-timing times the phases of the distributed step: run under mpirun (one rank is fine)");
   if (o.gap_kernel != "auto" && is_spiking_model(cfg.model))
@@ -41,7 +42,7 @@ int cmd_run(const RunOptions& o) {
     return cmd_run_spiking(cfg, backend, precision, o.steps,
                            o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir));
 
-  IoRunPlan plan = make_io_plan(cfg, o.size, o.steps);  // reads every input file before any output exists
+  IoRunPlan plan = make_io_plan(cfg, o.size, o.steps, o.density);  // reads every input file before any output exists
   plan.use_mesh_kernel = !o.no_mesh_kernel;
   plan.gap_kernel = o.gap_kernel;
   plan.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);

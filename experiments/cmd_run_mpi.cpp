@@ -68,11 +68,12 @@ int cmd_run_mpi(const RunOptions& o) {
   }
 
   if (o.size < 0) throw ConfigError("--size must be >= 1");
+  if (o.density < 0) throw ConfigError("--density must be > 0");
   if (choice == PartitionChoice::Tiles2d && cfg.network.type != "mesh2d")
     throw ConfigError("--partition tiles needs a mesh2d network (this one is " + cfg.network.type + ")");
   if (choice == PartitionChoice::Bricks3d && cfg.network.type != "gaussian3d")
     throw ConfigError("--partition bricks needs a gaussian3d network (this one is " + cfg.network.type + ")");
-  IoRunPlan plan = make_io_plan(cfg, o.size, o.steps);
+  IoRunPlan plan = make_io_plan(cfg, o.size, o.steps, o.density);
   plan.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
   plan.write_trace = cfg.record.csv || cfg.record.binary;
   plan.write_spikes = cfg.record.spikes;

@@ -14,6 +14,7 @@ struct RunOptions {
   std::string gap_kernel = "auto";  // auto | fused | split | tiled (CSR networks; io_simulation.hpp)
   std::string partition = "auto";  // under mpirun: auto | blocks | tiles | bricks
   std::int64_t size = 0;           // > 0: network size override (mesh side or cells), as compare --sizes
+  double density = 0;              // > 0: junctions per cell override (uniform, gaussian3d), as compare --densities
   bool phase_timing = false;       // under mpirun: fence and time every phase of the step (docs/mpi.md)
 };
 
@@ -21,6 +22,7 @@ struct CompareOptions {
   std::string experiment, out_dir;
   std::vector<std::string> backends, precisions;
   std::vector<std::int64_t> sizes;
+  std::vector<double> densities;   // uniform/gaussian3d: overrides the file's compare.densities
   std::int64_t steps = 0;
   std::int64_t max_slow_cell_steps = 0;
   // Ranks axis (MPI builds, docs/mpi.md): re-launches `mpiexec -n K kbrain run` for each K and tabulates scaling.

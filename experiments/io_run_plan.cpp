@@ -104,7 +104,9 @@ IoRunPlan make_io_plan(const ExperimentConfig& cfg, std::int64_t size_override, 
       plan.network = std::make_shared<const GapNetwork>(std::move(placeholder));
     } else {
       if (density_override > 0)
-        throw ConfigError(cfg.source.string() + ": compare.densities applies to uniform and gaussian3d networks");
+        throw ConfigError(cfg.source.string() +
+                          ": a density override (--density, --densities, compare.densities) applies to uniform and "
+                          "gaussian3d networks only");
       plan.network = std::make_shared<const GapNetwork>(make_network(cfg, size_override));
     }
   } catch (const ConfigError&) {

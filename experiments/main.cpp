@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
                       "Gap currents of CSR networks: auto | fused | split | tiled (gaussian3d); default auto")
       ->check(CLI::IsMember({"auto", "fused", "split", "tiled"}));
   run_cmd->add_option("--size", run.size, "Override the network size (mesh side or cells), like compare --sizes");
+  run_cmd->add_option("--density", run.density,
+                      "Override the junctions per cell of a uniform or gaussian3d network, like compare --densities");
   run_cmd->add_option("--partition", run.partition,
                       "Under mpirun: auto | blocks | tiles (mesh2d) | bricks (gaussian3d); default auto");
   run_cmd->add_flag("--phase-timing", run.phase_timing,
@@ -50,6 +52,10 @@ int main(int argc, char** argv) {
   cmp_cmd->add_option("--backends", cmp.backends, "Comma-separated backends (default: all compiled in)")->delimiter(',');
   cmp_cmd->add_option("--precisions", cmp.precisions, "Comma-separated: float,double")->delimiter(',');
   cmp_cmd->add_option("--sizes", cmp.sizes, "Network sizes (mesh side or cells), comma-separated")->delimiter(',');
+  cmp_cmd->add_option("--densities", cmp.densities,
+                      "Junctions per cell of uniform/gaussian3d networks, comma-separated (default: the file's "
+                      "compare.densities, else its network.density; with --ranks: its network.density)")
+      ->delimiter(',');
   cmp_cmd->add_option("--steps,-n", cmp.steps, "Override the number of steps");
   cmp_cmd->add_option("--max-slow-cell-steps", cmp.max_slow_cell_steps,
                       "Serial budget in mesh-equivalent cell-steps (cells x steps x max(1, junctions/cell / 8); x threads for OpenMP); beyond it fewer steps run");
