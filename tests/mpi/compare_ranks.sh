@@ -2,9 +2,11 @@
 # `kbrain compare --ranks 1,2` (strong) and `--weak` on a small mesh: both tables must have one complete row per rank
 # count, the 2-rank row must report a halo and a (fenced) exchange time, the per-rank table one row per rank, and the
 # weak run must double the cells. Timing values are not checked.
-# Usage: compare_ranks.sh KBRAIN EXPERIMENT
+# A third run sweeps --densities 4,16 on a uniform network: four rows, and each density's junction count is within
+# 10 % of cells x density at both rank counts (the same network: equal counts).
+# Usage: compare_ranks.sh KBRAIN EXPERIMENT [UNIFORM_EXPERIMENT]
 set -euo pipefail
-kbrain="$1" exp="$2"
+kbrain="$1" exp="$2" uniform="${3:-}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 "$kbrain" compare "$exp" --ranks 1,2 --sizes 16 --steps 20 --backends serial --precisions double -o "$tmp/strong" \
@@ -14,16 +16,29 @@ trap 'rm -rf "$tmp"' EXIT
 cat "$tmp/strong.out" "$tmp/weak.out"
 status=0
 check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; status=1; fi; }
-check "strong: two rows" '[ "$(grep -c "^[0-9]" "$tmp/strong/compare_ranks.csv")" = 2 ]'
+# col FILE NAME: the values of column NAME (by header), one per data row
+col() { awk -F, -v name="$2" 'NR==1 {for (i = 1; i <= NF; i++) if ($i == name) c = i; next} {print $c}' "$1"; }
+strong="$tmp/strong/compare_ranks.csv" weak="$tmp/weak/compare_ranks.csv"
+check "strong: two rows" '[ "$(grep -c "^[0-9]" "$strong")" = 2 ]'
 check "strong: 1 rank has no halo, 2 ranks do" \
-  'awk -F, "NR==2 && \$12!=0 {exit 1} NR==3 && \$12==0 {exit 1}" "$tmp/strong/compare_ranks.csv"'
-check "strong: same cells at both rank counts" \
-  'awk -F, "NR==2 {c=\$3} NR==3 && \$3!=c {exit 1}" "$tmp/strong/compare_ranks.csv"'
+  '[ "$(col "$strong" halo_values_per_step | head -1)" = 0 ] && [ "$(col "$strong" halo_values_per_step | tail -1)" != 0 ]'
+check "strong: same cells at both rank counts" '[ "$(col "$strong" cells | sort -u | wc -l)" = 1 ]'
 check "weak: cells double (mesh side 16 -> 23 at 2 ranks: 256 -> 529)" \
-  'awk -F, "NR==2 && \$3!=256 {exit 1} NR==3 && \$3!=529 {exit 1}" "$tmp/weak/compare_ranks.csv"'
+  '[ "$(col "$weak" cells | tr "\n" " ")" = "256 529 " ]'
 check "per-rank phases: one row per rank of every run (1 + 2)" \
   '[ "$(grep -c "^[0-9]" "$tmp/strong/compare_ranks_per_rank.csv")" = 3 ]'
 check "fenced phases: 2 ranks exchange, 1 rank does not" \
-  'awk -F, "NR==2 && \$15!=0 {exit 1} NR==3 && \$15<=0 {exit 1}" "$tmp/strong/compare_ranks.csv"'
+  'col "$strong" exchange_s | awk "NR==1 && \$1!=0 {exit 1} NR==2 && \$1<=0 {exit 1}"'
 check "no failed runs" '! grep -q failed "$tmp/strong/compare_ranks.md" "$tmp/weak/compare_ranks.md"'
+if [ -n "$uniform" ]; then
+  "$kbrain" compare "$uniform" --ranks 1,2 --densities 4,16 --steps 5 --backends serial --precisions double \
+    -o "$tmp/dens" > "$tmp/dens.out" 2> "$tmp/dens.err"
+  cat "$tmp/dens.out"
+  dens="$tmp/dens/compare_ranks.csv"
+  check "densities: one row per density and rank count" '[ "$(col "$dens" density | tr "\n" " ")" = "4 4 16 16 " ]'
+  check "densities: junctions = cells x density (within 10 %), equal at both rank counts" \
+    'paste -d, <(col "$dens" density) <(col "$dens" cells) <(col "$dens" junctions) |
+       awk -F, "{e = \$1 * \$2; if (\$3 < 0.9 * e || \$3 > 1.1 * e) exit 1; if (NR % 2 == 0 && \$3 != j) exit 1; j = \$3}"'
+  check "densities: no failed runs" '! grep -q failed "$tmp/dens/compare_ranks.md"'
+fi
 exit $status
