@@ -33,6 +33,8 @@ int cmd_run(const RunOptions& o) {
   if (o.density < 0) throw ConfigError("--density must be > 0");
   if (o.phase_timing)
     throw ConfigError("--phase-timing times the phases of the distributed step: run under mpirun (one rank is fine)");
+  if (o.halo_exchange != "auto")
+    throw ConfigError("--halo-exchange chooses how MPI ranks exchange halo values: run under mpirun");
   if (o.gap_kernel != "auto" && is_spiking_model(cfg.model))
     throw ConfigError("--gap-kernel applies to IO networks; " + cfg.source.string() + " is a spiking model");
   if (o.gap_kernel == "tiled" && cfg.network.type != "gaussian3d")

@@ -50,6 +50,12 @@ void write_ranks_csv(const std::filesystem::path& file, const std::vector<RankPh
   if (!f) throw std::runtime_error("cannot write " + file.string());
 }
 
+const char* exchange_description(const std::string& mode) {
+  if (mode == "peer") return "device-to-device peer copies (CUDA IPC), MPI tokens";
+  if (mode == "mpi-staged") return "MPI, staged through page-locked host buffers";
+  return "MPI, buffers read in place (host memory, or device memory with CUDA-aware MPI)";
+}
+
 }  // namespace
 
 int cmd_run_mpi(const RunOptions& o) {
@@ -94,7 +100,7 @@ int cmd_run_mpi(const RunOptions& o) {
     write_manifest(plan.out_dir / "run.json", m);
   }
 
-  const IoMpiRunResult r = run_io_mpi_on(backend, precision, plan, choice, o.phase_timing);
+  const IoMpiRunResult r = run_io_mpi_on(backend, precision, plan, choice, o.phase_timing, o.halo_exchange);
   if (!root) return 0;
 
   const IoRunResult& run = r.run;
@@ -110,8 +116,8 @@ int cmd_run_mpi(const RunOptions& o) {
     halo_total += t.halo;
   }
   m.fields["partition"] = fmt::format("{} {}x{}x{}", r.partition, r.grid[0], r.grid[1], r.grid[2]);
-  m.fields["exchange_buffers"] = r.device_direct ? "in place (host memory, or device memory with CUDA-aware MPI)"
-                                                 : "staged through page-locked host buffers";
+  m.fields["halo_exchange"] = r.exchange;
+  m.fields["exchange_buffers"] = exchange_description(r.exchange);
   m.numbers["network_s"] = plan.network_build_s;
   m.numbers["junctions"] = double(run.junctions);
   if (plan.generator) m.numbers["generate_s"] = run.generate_s;
@@ -152,8 +158,8 @@ int cmd_run_mpi(const RunOptions& o) {
 
   fmt::print("{}: {} cells, {} junctions, {} steps on {} x {} ({}), {}\n", cfg.name, plan.network->cells,
              run.junctions, run.steps, ranks, backend, to_string(precision), backend_facts(backend).description);
-  fmt::print("  partition {}, halo {} values/step in total, exchange buffers {}\n", m.fields["partition"],
-             halo_total, r.device_direct ? "read in place by MPI" : "staged through page-locked host buffers");
+  fmt::print("  partition {}, halo {} values/step in total, halo exchange: {}\n", m.fields["partition"],
+             halo_total, exchange_description(r.exchange));
   if (plan.generator) fmt::print("  generate {:.3f} s (max over ranks, own cells only)\n", run.generate_s);
   fmt::print("  plan {:.3f} s, setup {:.3f} s, simulate {:.3f} s ({:.3f} ns/cell-step, {:.3f} s per bio s), "
              "exchange wait {:.3f} s max / {:.3f} s mean, output {:.3f} s\n",

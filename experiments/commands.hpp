@@ -16,6 +16,7 @@ struct RunOptions {
   std::int64_t size = 0;           // > 0: network size override (mesh side or cells), as compare --sizes
   double density = 0;              // > 0: junctions per cell override (uniform, gaussian3d), as compare --densities
   bool phase_timing = false;       // under mpirun: fence and time every phase of the step (docs/mpi.md)
+  std::string halo_exchange = "auto";  // under mpirun: auto | mpi | peer (docs/mpi.md, "Peer exchange")
 };
 
 struct CompareOptions {

@@ -6,12 +6,16 @@
 namespace kbrain {
 
 IoMpiRunResult run_io_mpi_on(const std::string& backend, Precision precision, const IoRunPlan& plan,
-                             PartitionChoice choice, bool phase_timing) {
+                             PartitionChoice choice, bool phase_timing, const std::string& exchange) {
+  const io::HaloExchange how = exchange == "mpi"    ? io::HaloExchange::Mpi
+                               : exchange == "peer" ? io::HaloExchange::Peer
+                               : exchange == "auto" ? io::HaloExchange::Auto
+                                                    : throw std::invalid_argument("halo exchange: auto | mpi | peer");
   IoMpiRunResult result;
   with_backend(backend, [&](auto tag) {
     using B = typename decltype(tag)::type;
-    result = precision == Precision::Float ? run_io_mpi<B, float>(plan, choice, phase_timing, MPI_COMM_WORLD)
-                                           : run_io_mpi<B, double>(plan, choice, phase_timing, MPI_COMM_WORLD);
+    result = precision == Precision::Float ? run_io_mpi<B, float>(plan, choice, phase_timing, how, MPI_COMM_WORLD)
+                                           : run_io_mpi<B, double>(plan, choice, phase_timing, how, MPI_COMM_WORLD);
   });
   return result;
 }

@@ -18,11 +18,12 @@ struct IoMpiRunResult {
   std::vector<RankPhaseTimes> ranks; // rank 0 only
   std::string partition;
   std::array<int, 3> grid = {1, 1, 1};
-  bool device_direct = true;         // MPI reads device buffers directly (host backend or CUDA-aware MPI)
+  std::string exchange = "mpi";      // halo exchange that ran: mpi | mpi-staged | peer (io::HaloExchangeMode)
 };
 
-// Collective over MPI_COMM_WORLD. phase_timing: fence and time every phase of the step (docs/mpi.md).
+// Collective over MPI_COMM_WORLD. phase_timing: fence and time every phase of the step (docs/mpi.md). exchange:
+// auto | mpi | peer (io::HaloExchange).
 IoMpiRunResult run_io_mpi_on(const std::string& backend, Precision precision, const IoRunPlan& plan,
-                             PartitionChoice choice, bool phase_timing);
+                             PartitionChoice choice, bool phase_timing, const std::string& exchange = "auto");
 
 }  // namespace kbrain

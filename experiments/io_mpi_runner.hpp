@@ -29,7 +29,8 @@
 namespace kbrain {
 
 template <class Backend, class Real>
-IoMpiRunResult run_io_mpi(const IoRunPlan& plan, PartitionChoice choice, bool phase_timing, MPI_Comm comm) {
+IoMpiRunResult run_io_mpi(const IoRunPlan& plan, PartitionChoice choice, bool phase_timing, io::HaloExchange exchange,
+                          MPI_Comm comm) {
   using Exec = typename Backend::execution_space;
   const auto& cfg = *plan.config;
   const int me = mpi::rank(comm), ranks = mpi::size(comm);
@@ -62,9 +63,9 @@ IoMpiRunResult run_io_mpi(const IoRunPlan& plan, PartitionChoice choice, bool ph
   mine.sent = static_cast<std::int64_t>(cplan.send_local.size());
 
   auto stimulus = make_stimulus(cfg.stimulus, plan.network->cells, steps);
-  io::IoMpiSimulation<Backend, Real> sim(plan.params, rank_plan, plan.g_cal, comm);
+  io::IoMpiSimulation<Backend, Real> sim(plan.params, rank_plan, plan.g_cal, comm, exchange);
   sim.set_phase_fences(phase_timing);
-  out.device_direct = sim.device_direct();
+  out.exchange = io::halo_exchange_mode_name(sim.exchange_mode());
   if (plan.count_spikes || plan.write_spikes) sim.enable_spikes(cfg.record.spike_threshold);
 
   // Traces: rank 0 writes; every rank samples the traced cells it owns; rows are assembled on rank 0.

@@ -42,6 +42,11 @@ int main(int argc, char** argv) {
                       "Override the junctions per cell of a uniform or gaussian3d network, like compare --densities");
   run_cmd->add_option("--partition", run.partition,
                       "Under mpirun: auto | blocks | tiles (mesh2d) | bricks (gaussian3d); default auto");
+  run_cmd->add_option("--halo-exchange", run.halo_exchange,
+                      "Under mpirun: auto | mpi | peer. peer: device-to-device copies between the ranks' GPUs "
+                      "(CUDA IPC, ranks on one node) with MPI tokens; mpi: halo values through MPI; auto: peer where "
+                      "possible")
+      ->check(CLI::IsMember({"auto", "mpi", "peer"}));
   run_cmd->add_flag("--phase-timing", run.phase_timing,
                     "Under mpirun: fence every phase of the step (pack, interior, wait, unpack, border) and report "
                     "per-rank compute and exchange times (same results, slightly slower steps on GPUs)");

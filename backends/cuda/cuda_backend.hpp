@@ -1,6 +1,7 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 
+#include "backends/cuda/cuda_peer_transport.hpp"
 #include "backends/hardware_info.hpp"
 
 namespace kbrain {
@@ -14,6 +15,9 @@ struct CudaBackend {
   // Host buffers that MPI reads and writes when it cannot use device memory (docs/mpi.md): page-locked, so the
   // device <-> host copies are direct DMA at full PCIe / NVLink-C2C speed.
   using staging_memory_space = Kokkos::CudaHostPinnedSpace;
+  // Ranks on one node copy halo blocks straight into each other's device buffers (CUDA IPC) instead of staging
+  // them through MPI (docs/mpi.md, "Peer exchange"). Optional trait: backends without it use MPI only.
+  using peer_transport = CudaPeerTransport;
   static constexpr const char* name = "cuda";
   static constexpr bool is_gpu = true;
   static HardwareInfo describe() { return describe_cuda_device(Kokkos::Cuda().cuda_device()); }

@@ -1,6 +1,7 @@
 #pragma once
 // MPI glue of the communication plan (docs/mpi.md): exchanges the halo requests so each rank learns what to send,
 // and builds the distributed-graph communicator of the halo exchange. Only compiled with KBRAIN_ENABLE_MPI.
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -66,6 +67,43 @@ inline MPI_Comm make_halo_graph(const CommPlan& plan, MPI_Comm comm) {
                                        dsts.empty() ? nullptr : dsts.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph),
         "MPI_Dist_graph_create_adjacent");
   return graph;
+}
+
+// The ranks this rank exchanges halo values with in either direction (sources and destinations), ascending.
+inline std::vector<int> halo_neighbours(const CommPlan& plan) {
+  std::vector<int> n(plan.recv_ranks.begin(), plan.recv_ranks.end());
+  n.insert(n.end(), plan.send_ranks.begin(), plan.send_ranks.end());
+  std::sort(n.begin(), n.end());
+  n.erase(std::unique(n.begin(), n.end()), n.end());
+  return n;
+}
+
+// Distributed graph communicator with the same neighbours in both directions (the "copies done" tokens of the
+// peer exchange: a rank hears from every rank it writes to as well as from every rank that writes to it).
+inline MPI_Comm make_symmetric_graph(const std::vector<int>& neighbours, MPI_Comm comm) {
+  MPI_Comm graph = MPI_COMM_NULL;
+  const int n = static_cast<int>(neighbours.size());
+  const int* p = neighbours.empty() ? nullptr : neighbours.data();
+  check(MPI_Dist_graph_create_adjacent(comm, n, p, MPI_UNWEIGHTED, n, p, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph),
+        "MPI_Dist_graph_create_adjacent");
+  return graph;
+}
+
+// True when every rank in `peers` (ranks of comm) shares this rank's node (MPI_COMM_TYPE_SHARED).
+inline bool on_my_node(const std::vector<int>& peers, MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank(comm), MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  MPI_Group all = MPI_GROUP_NULL, local = MPI_GROUP_NULL;
+  MPI_Comm_group(comm, &all);
+  MPI_Comm_group(node, &local);
+  std::vector<int> translated(peers.size(), MPI_UNDEFINED);
+  if (!peers.empty())
+    check(MPI_Group_translate_ranks(all, static_cast<int>(peers.size()), peers.data(), local, translated.data()),
+          "MPI_Group_translate_ranks");
+  MPI_Group_free(&all);
+  MPI_Group_free(&local);
+  MPI_Comm_free(&node);
+  return std::none_of(translated.begin(), translated.end(), [](int r) { return r == MPI_UNDEFINED; });
 }
 
 }  // namespace kbrain::mpi
