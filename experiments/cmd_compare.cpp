@@ -156,6 +156,7 @@ int cmd_compare(const CompareOptions& o) {
         report.rows.push_back(row);
         fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} ns/cell-step  max|dV| {:.3g} mV\n", b,
                    to_string(prec), r.steps, row.ns_per_cell_step, row.max_abs_dv_axon);
+        save_comparison(out_dir, report, false);
       }
   }
   publish_comparison(out_dir, report);

@@ -146,6 +146,7 @@ int cmd_compare_spiking(const ExperimentConfig& cfg, const std::vector<std::stri
         report.rows.push_back(row);
         fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} s per bio s\n", b, to_string(prec), r.steps,
                    row.wall_s_per_bio_s);
+        save_comparison(out_dir, report, false);
       }
   }
   publish_comparison(out_dir, report);

@@ -94,6 +94,17 @@ TEST_CASE("speedups are ns/cell-step ratios within (cells, precision)") {
   CHECK(r.rows[2].speedup_vs_serial == doctest::Approx(50.0));
 }
 
+TEST_CASE("speedups: a density sweep at one size compares each density with its own serial row") {
+  ComparisonReport r;
+  r.rows = {row(1000, "serial", "double", 100.0), row(1000, "cuda", "double", 1.0),
+            row(1000, "serial", "double", 900.0), row(1000, "cuda", "double", 3.0)};
+  r.rows[0].size_label = r.rows[1].size_label = "gaussian3d d=10";
+  r.rows[2].size_label = r.rows[3].size_label = "gaussian3d d=100";
+  compute_speedups(r);
+  CHECK(r.rows[1].speedup_vs_serial == doctest::Approx(100.0));
+  CHECK(r.rows[3].speedup_vs_serial == doctest::Approx(300.0));  // not 100 / 3 against the d=10 serial row
+}
+
 TEST_CASE("markdown: heading, hardware, one table row per result, footnote for reduced runs") {
   ComparisonReport r = sample_report();
   compute_speedups(r);

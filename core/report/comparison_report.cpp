@@ -86,7 +86,8 @@ void write_text_file(const std::filesystem::path& file, const std::string& text)
 void compute_speedups(ComparisonReport& r) {
   const auto reference_ns = [&r](const ComparisonRow& row, const char* backend) {
     for (const auto& other : r.rows) {
-      if (other.backend == backend && other.cells == row.cells && other.precision == row.precision)
+      if (other.backend == backend && other.cells == row.cells && other.size_label == row.size_label &&
+          other.precision == row.precision)
         return other.ns_per_cell_step;
     }
     return std::numeric_limits<double>::quiet_NaN();
