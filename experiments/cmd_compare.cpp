@@ -64,6 +64,8 @@ void fill_agreement(ComparisonRow& row, const IoRunResult& r, const IoRunResult&
 
 int cmd_compare(const CompareOptions& o) {
   if (!o.ranks.empty()) return cmd_compare_ranks(o);
+  if (o.weak || o.partition != "auto" || o.halo_exchange != "auto")
+    throw ConfigError("--weak, --partition and --halo-exchange apply to the ranks axis: give --ranks K1,K2,...");
   if (mpi_world_size() > 1)
     throw ConfigError("kbrain compare does not run under mpirun; use `kbrain compare --ranks K1,K2,...` instead");
   const ExperimentConfig cfg = load_experiment(o.experiment);

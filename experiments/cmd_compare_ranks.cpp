@@ -106,10 +106,10 @@ int cmd_compare_ranks(const CompareOptions& o) {
       if (o.weak) run_size = mesh ? std::llround(double(size) * std::sqrt(double(k))) : size * k;
       const auto dir = out_dir / (density > 0 ? fmt::format("size{}_density{}_ranks{}", run_size, density, k)
                                               : fmt::format("size{}_ranks{}", run_size, k));
-      std::string cmd = fmt::format("{} {} -n {} {} run {} -b {} -p {} -o {} --partition {} --phase-timing",
-                                    shell_quote(mpiexec),
-                                    flags, k, shell_quote(self), shell_quote(o.experiment), backend, precision,
-                                    shell_quote(dir.string()), o.partition);
+      std::string cmd =
+          fmt::format("{} {} -n {} {} run {} -b {} -p {} -o {} --partition {} --halo-exchange {} --phase-timing",
+                      shell_quote(mpiexec), flags, k, shell_quote(self), shell_quote(o.experiment), backend, precision,
+                      shell_quote(dir.string()), o.partition, o.halo_exchange);
       if (run_size > 0) cmd += fmt::format(" --size {}", run_size);
       if (o.steps > 0) cmd += fmt::format(" --steps {}", o.steps);
       if (density > 0) cmd += fmt::format(" --density {}", density);

@@ -30,6 +30,7 @@ struct CompareOptions {
   std::vector<int> ranks;
   bool weak = false;               // sizes are per rank (weak scaling) instead of total (strong scaling)
   std::string partition = "auto";
+  std::string halo_exchange = "auto";  // with --ranks: passed to every `kbrain run` (auto | mpi | peer)
 };
 
 // `kbrain accuracy` (cortex_hh): methods "fe" | "ee" [+eai][+lut][+tpm] against forward Euler at reference_dt.

@@ -70,6 +70,8 @@ int main(int argc, char** argv) {
                       "and prints a scaling table and per-rank phases (one backend, one precision)")->delimiter(',');
   cmp_cmd->add_flag("--weak", cmp.weak, "With --ranks: --sizes are per rank (weak scaling); default: total (strong)");
   cmp_cmd->add_option("--partition", cmp.partition, "With --ranks: auto | blocks | tiles | bricks");
+  cmp_cmd->add_option("--halo-exchange", cmp.halo_exchange, "With --ranks: auto | mpi | peer (see run --halo-exchange)")
+      ->check(CLI::IsMember({"auto", "mpi", "peer"}));
 
   kbrain::AccuracyOptions acc;
   auto* acc_cmd = app.add_subcommand("accuracy", "cortex_hh: numerical methods against forward Euler at a small dt");

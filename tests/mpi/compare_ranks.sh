@@ -32,7 +32,7 @@ check "fenced phases: 2 ranks exchange, 1 rank does not" \
 check "no failed runs" '! grep -q failed "$tmp/strong/compare_ranks.md" "$tmp/weak/compare_ranks.md"'
 if [ -n "$uniform" ]; then
   "$kbrain" compare "$uniform" --ranks 1,2 --densities 4,16 --steps 5 --backends serial --precisions double \
-    -o "$tmp/dens" > "$tmp/dens.out" 2> "$tmp/dens.err"
+    --halo-exchange mpi -o "$tmp/dens" > "$tmp/dens.out" 2> "$tmp/dens.err"
   cat "$tmp/dens.out"
   dens="$tmp/dens/compare_ranks.csv"
   check "densities: one row per density and rank count" '[ "$(col "$dens" density | tr "\n" " ")" = "4 4 16 16 " ]'
@@ -40,5 +40,19 @@ if [ -n "$uniform" ]; then
     'paste -d, <(col "$dens" density) <(col "$dens" cells) <(col "$dens" junctions) |
        awk -F, "{e = \$1 * \$2; if (\$3 < 0.9 * e || \$3 > 1.1 * e) exit 1; if (NR % 2 == 0 && \$3 != j) exit 1; j = \$3}"'
   check "densities: no failed runs" '! grep -q failed "$tmp/dens/compare_ranks.md"'
+  check "densities: the runs used MPI (--halo-exchange mpi)" \
+    '[ "$(grep -l "\"halo_exchange\": \"mpi\"" "$tmp"/dens/*/run.json | wc -l)" = 4 ]'
+fi
+# --halo-exchange reaches every run: 'peer' needs a backend with a peer transport, so every Serial run fails with
+# that error and the table says so
+"$kbrain" compare "$exp" --ranks 1,2 --sizes 8 --steps 2 --backends serial --precisions double --halo-exchange peer \
+  -o "$tmp/peer" > "$tmp/peer.out" 2> "$tmp/peer.err" || true
+check "--halo-exchange peer reaches every run (refused on Serial)" \
+  '[ "$(grep -l "peer transport" "$tmp"/peer/*.log | wc -l)" = 2 ] && [ "$(grep -c failed "$tmp/peer/compare_ranks.md")" = 2 ]'
+# --halo-exchange without --ranks is refused (exit 2) before anything runs
+if "$kbrain" compare "$exp" --halo-exchange mpi --steps 1 -o "$tmp/refused" > /dev/null 2>&1; then
+  echo "FAIL: compare --halo-exchange without --ranks was accepted"; status=1
+else
+  echo "ok: compare --halo-exchange without --ranks is refused"
 fi
 exit $status
