@@ -6,8 +6,9 @@
 #     grid  `kbrain compare` on the van der Vlag grid of experiments/io_vdvlag_{uniform,gaussian}.toml ([compare]:
 #           65 536 .. 4 194 304 cells x densities 10, 100, 1000, double), 2000 steps, every backend present (slow
 #           backends on the sizes their budget allows, see max_slow_cell_steps)
-# Environment: KBRAIN_BUILD (default build/cuda, else build/host), KBRAIN_GRID_SIZES / KBRAIN_GRID_PRECISIONS
-#   (override the files' lists), KBRAIN_GRID_KINDS (default "uniform gaussian"), KBRAIN_GRID_STEPS (default 2000),
+# Environment: KBRAIN_BUILD (default build/cuda, else build/host), KBRAIN_GRID_SIZES / KBRAIN_GRID_PRECISIONS /
+#   KBRAIN_GRID_DENSITIES / KBRAIN_GRID_BACKENDS (override the files' lists; e.g. the grid in chunks that fit one
+#   device call each: KBRAIN_GRID_DENSITIES=1000 KBRAIN_GRID_SIZES=2097152,4194304), KBRAIN_GRID_KINDS (default "uniform gaussian"), KBRAIN_GRID_STEPS (default 2000),
 #   KBRAIN_OMP_THREADS (default "1 2 4 8 16").
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -57,6 +58,8 @@ PY
       extra=()
       [ -n "${KBRAIN_GRID_SIZES:-}" ] && extra+=(--sizes "$KBRAIN_GRID_SIZES")
       [ -n "${KBRAIN_GRID_PRECISIONS:-}" ] && extra+=(--precisions "$KBRAIN_GRID_PRECISIONS")
+      [ -n "${KBRAIN_GRID_DENSITIES:-}" ] && extra+=(--densities "$KBRAIN_GRID_DENSITIES")
+      [ -n "${KBRAIN_GRID_BACKENDS:-}" ] && extra+=(--backends "$KBRAIN_GRID_BACKENDS")
       for kind in ${KBRAIN_GRID_KINDS:-uniform gaussian}; do
         "$build/experiments/kbrain" compare "$here/experiments/io_vdvlag_$kind.toml" --steps "${KBRAIN_GRID_STEPS:-2000}" \
           "${extra[@]}" -o "$out/grid_$kind" 2>"$out/grid_$kind.err" | tee "$out/grid_$kind.md" ||
