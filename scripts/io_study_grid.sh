@@ -2,7 +2,8 @@
 # Issue 3's remaining measurements, in one script for one GPU-machine session (docs/performance.md records them).
 #   scripts/io_study_grid.sh OUT [stages]      stages (default "simd omp grid"):
 #     simd  Serial SIMD kernel vs the straightforward scalar kernel, one core (goal: >= 2x)
-#     omp   OpenMP IO step on the 1M-cell mesh with 1, 2, 4, 8, 16 threads: parallel efficiency (goal: >= 75 % at 16)
+#     omp   OpenMP IO step on the 1M-cell mesh with 1, 2, 4, 8, 16 threads: parallel efficiency (goal: >= 75 % at 16),
+#           and the step's bytes/s against a copy kernel's at the same thread count (is it memory-bound?)
 #     grid  `kbrain compare` on the van der Vlag grid of experiments/io_vdvlag_{uniform,gaussian}.toml ([compare]:
 #           65 536 .. 4 194 304 cells x densities 10, 100, 1000, double), 2000 steps, every backend present (slow
 #           backends on the sizes their budget allows, see max_slow_cell_steps)
@@ -34,23 +35,35 @@ for stage in $stages; do
         --benchmark_filter='io_step(_scalar)?/serial/(float|double)/256x256/(mesh|csr)' 2>/dev/null |
         tee "$out/simd.txt" || rc=1 ;;
     omp)
+      # the IO step and a plain copy kernel at each thread count: the copy's bandwidth is the roof the step's
+      # bytes (bench/io_step_bytes.hpp) are measured against
       for t in ${KBRAIN_OMP_THREADS:-1 2 4 8 16}; do
         OMP_NUM_THREADS=$t OMP_PROC_BIND=spread OMP_PLACES=cores "$bench" --benchmark_min_time=0.3 \
-          --benchmark_filter='^io_step/openmp/(float|double)/1024x1024/mesh' 2>/dev/null |
-          sed "s/^io_step/threads=$t io_step/" | grep io_step
+          --benchmark_filter='^io_step/openmp/(float|double)/1024x1024/mesh|^copy_bandwidth/openmp/kernel' \
+          2>/dev/null | grep -E '^(io_step|copy_bandwidth)' | sed "s/^/threads=$t /"
       done | tee "$out/omp.txt" || rc=1
       python3 - "$out/omp.txt" <<'PY' | tee "$out/omp_efficiency.md"
 import re, sys
-rows = {}
+unit = {"": 1, "k": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}  # SetBytesProcessed: 1024-based
+def rate(text):  # bytes_per_second, e.g. 19.98G/s (GiB/s)
+    m = re.search(r"bytes_per_second=([0-9.]+)([kMGT]?)/s", text)
+    return float(m.group(1)) * unit[m.group(2)] if m else float("nan")
+rows, copy = {}, {}
 for line in open(sys.argv[1]):
     m = re.match(r"threads=(\d+) io_step/openmp/(\w+)/.*?ns_per_cell_step=([0-9.]+)", line)
-    if m: rows.setdefault(m.group(2), {})[int(m.group(1))] = float(m.group(3))
-print("| precision | threads | ns/cell-step | speedup | efficiency |\n|---|---:|---:|---:|---:|")
+    if m: rows.setdefault(m.group(2), {})[int(m.group(1))] = (float(m.group(3)), rate(line))
+    m = re.match(r"threads=(\d+) copy_bandwidth/openmp/kernel", line)
+    if m: copy[int(m.group(1))] = rate(line)
+print("| precision | threads | ns/cell-step | speedup | efficiency | step GiB/s | copy GiB/s | step / copy |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
 for prec, by in rows.items():
-    t1 = by.get(1)
+    t1 = by.get(1, (None,))[0]
     for t in sorted(by):
-        s = t1 / by[t] if t1 else float("nan")
-        print(f"| {prec} | {t} | {by[t]:.2f} | {s:.2f} | {100 * s / t:.0f} % |")
+        ns, bw = by[t]
+        s = t1 / ns if t1 else float("nan")
+        c = copy.get(t, float("nan"))
+        print(f"| {prec} | {t} | {ns:.2f} | {s:.2f} | {100 * s / t:.0f} % | {bw / 2**30:.1f} | {c / 2**30:.1f} | "
+              f"{100 * bw / c:.0f} % |")
 PY
       ;;
     grid)
