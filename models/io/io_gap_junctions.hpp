@@ -93,14 +93,22 @@ struct MeshGapJunctions {
   template <class Exp>
   void chunk_currents(int b, int len, const StateView<Real, Mem>& s, Real* out) const {
     const Real* vdend = &s(V_DEND, 0);  // raw row: lets the vectoriser gather
-    int neighbour[64];
+    int neighbour[64], row[64], col[64];
+    // Row and column of each cell: one integer division per chunk, then a running count (8 divisions per cell, one
+    // per direction, made the Serial mesh step slower than the CSR one on Intel CPUs; docs/performance.md).
+    for (int k = 0, r = b / cols, c = b - r * cols; k < len; ++k) {
+      row[k] = r, col[k] = c;
+      if (++c == cols) c = 0, ++r;
+    }
     for (int k = 0; k < len; ++k) out[k] = 0;
     for (int dr = -1; dr <= 1; ++dr)
       for (int dc = -1; dc <= 1; ++dc) {
         if (dr == 0 && dc == 0) continue;
-        for (int k = 0; k < len; ++k) {  // scalar index arithmetic (integer division does not vectorise)
-          const int i = b + k, r = i / cols, c = i - r * cols, rr = r + dr, cc = c + dc;
-          neighbour[k] = (rr >= 0 && rr < rows && cc >= 0 && cc < cols) ? rr * cols + cc : i;
+        const int offset = dr * cols + dc;
+#pragma omp simd
+        for (int k = 0; k < len; ++k) {
+          const int rr = row[k] + dr, cc = col[k] + dc;
+          neighbour[k] = (rr >= 0 && rr < rows && cc >= 0 && cc < cols) ? b + k + offset : b + k;
         }
 #pragma omp simd
         for (int k = 0; k < len; ++k) out[k] += gap_term<Exp>(g, vdend[b + k] - vdend[neighbour[k]]);
