@@ -172,8 +172,9 @@ class IoMpiSimulation {
         Exec().fence();
         for (void* p : peer_mapped_) Transport::close(p);
         Transport::event_destroy(peer_event_);
-        // A neighbour may still write into this rank's buffer until it has finished its last step: free it only
-        // when every rank has unmapped. While an exception unwinds (the job is about to abort) skip the barrier.
+        // Freeing memory that another process still has mapped is undefined (CUDA IPC): free this rank's buffer
+        // only once every rank has unmapped. While an exception unwinds (the job is about to abort), skip the
+        // barrier and leave the buffer to the process's end.
         if (std::uncaught_exceptions() == 0) {
           MPI_Barrier(comm_);
           Transport::release(peer_recv_base_);
