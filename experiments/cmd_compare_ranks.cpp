@@ -46,6 +46,16 @@ std::map<std::string, double> read_numbers(const std::filesystem::path& run_json
   return out;
 }
 
+// The halo exchange a run used (run.json "halo_exchange": mpi | mpi-staged | peer), "" if absent.
+std::string read_halo_exchange(const std::filesystem::path& run_json) {
+  std::ifstream f(run_json);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string text = ss.str();
+  std::smatch m;
+  return std::regex_search(text, m, std::regex("\"halo_exchange\"\\s*:\\s*\"([a-z-]+)\"")) ? m[1].str() : "";
+}
+
 }  // namespace
 
 int cmd_compare_ranks(const CompareOptions& o) {
@@ -87,16 +97,16 @@ int cmd_compare_ranks(const CompareOptions& o) {
       cfg.name, backend, precision, backend_facts(backend).description, o.weak ? "Weak" : "Strong", today_iso(),
       git_commit(), command_line());
   std::string csv = "size,density,ranks,cells,junctions,steps,generate_s,plan_s,simulate_s,compute_s,exchange_wait_s,"
-                    "wait_pct,halo_values_per_step,speedup,efficiency,exchange_s,exchange_pct\n";
+                    "wait_pct,halo_values_per_step,speedup,efficiency,exchange_s,exchange_pct,halo_exchange\n";
   std::string per_rank_csv = "size,density,ranks,rank,simulate_s,compute_s,exchange_wait_s,exchange_s,exchange_pct\n";
   for (double density : densities)
   for (auto size : sizes) {
     if (density > 0)
       md += fmt::format("**{} junctions per cell{}**\n\n", density,
                         size > 0 ? fmt::format(", {} cells {}", size, o.weak ? "per rank" : "in all") : "");
-    md += "| ranks | cells | junctions | halo values/step | generate s | plan s | simulate s | compute s | "
-          "exchange wait s | wait % | exchange s | exch % | ns/cell-step | speedup | efficiency |\n"
-          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    md += "| ranks | cells | junctions | halo values/step | halo exchange | generate s | plan s | simulate s | "
+          "compute s | exchange wait s | wait % | exchange s | exch % | ns/cell-step | speedup | efficiency |\n"
+          "|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string per_rank_md = "| ranks | rank | simulate s | compute s | exchange wait s | exchange s | exch % |\n"
                               "|---:|---:|---:|---:|---:|---:|---:|\n";
     double t1 = 0;
@@ -119,7 +129,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
       const auto n = read_numbers(dir / "run.json");
       if (rc != 0 || n.empty()) {
         fmt::print(stderr, "[compare --ranks] run failed (exit {}); see {}.log\n", rc, dir.string());
-        md += fmt::format("| {} | failed (see {}.log) |||||||||||||\n", k, dir.filename().string());
+        md += fmt::format("| {} | failed (see {}.log) ||||||||||||||\n", k, dir.filename().string());
         continue;
       }
       auto get = [&n](const std::string& key) { return n.count(key) ? n.at(key) : 0.0; };
@@ -129,14 +139,16 @@ int cmd_compare_ranks(const CompareOptions& o) {
       const double eff = o.weak ? t1 / sim : t1 * k1 / (sim * k);
       const double cells = n.at("cells"), steps = n.at("steps");
       const double exch = get("exchange_s"), exch_pct = 100 * get("exchange_fraction_max");
-      md += fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} | {:.3f} | "
+      const std::string how = k > 1 ? read_halo_exchange(dir / "run.json") : "–";
+      md += fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} | {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} | {:.3f} | "
                         "{:.1f} | {:.2f} | {:.2f} | {:.2f} |\n",
-                        k, cells, get("junctions"), get("halo_values_per_step"), get("generate_s"), get("plan_s"), sim,
+                        k, cells, get("junctions"), get("halo_values_per_step"), how, get("generate_s"), get("plan_s"), sim,
                         get("compute_s"), wait, 100 * wait / sim, exch, exch_pct, sim * 1e9 / (cells * steps), speedup,
                         eff);
-      csv += fmt::format("{},{},{},{:.0f},{:.0f},{:.0f},{},{},{},{},{},{:.2f},{:.0f},{:.4f},{:.4f},{},{:.2f}\n", size, density, k,
-                         cells, get("junctions"), steps, get("generate_s"), get("plan_s"), sim, get("compute_s"), wait,
-                         100 * wait / sim, get("halo_values_per_step"), speedup, eff, exch, exch_pct);
+      csv += fmt::format("{},{},{},{:.0f},{:.0f},{:.0f},{},{},{},{},{},{:.2f},{:.0f},{:.4f},{:.4f},{},{:.2f},{}\n", size,
+                         density, k, cells, get("junctions"), steps, get("generate_s"), get("plan_s"), sim,
+                         get("compute_s"), wait, 100 * wait / sim, get("halo_values_per_step"), speedup, eff, exch,
+                         exch_pct, read_halo_exchange(dir / "run.json"));
       for (int q = 0; q < k; ++q) {
         const std::string p = fmt::format("rank{}_", q);
         const double rs = get(p + "simulate_s"), rc = get(p + "compute_s"), rw = get(p + "exchange_wait_s");
