@@ -8,7 +8,8 @@
 #     gpu  Gaussian 4M cells x 1000 junctions, 2000 steps, double: single process (fused kernel, and the default
 #          kernel for reference), then KBRAIN_GPU_RANKS (default "1 2") ranks, one GPU each; checks that the traces
 #          are byte-identical to the fused single process and prints the phase table; then the largest rank count
-#          again with --phase-timing (fenced phases: per-rank compute, exchange and exchange % of the step)
+#          again with --phase-timing (fenced phases: per-rank compute, exchange and exchange % of the step) and with
+#          --halo-exchange mpi (the default, auto, uses peer copies between GPUs of one node)
 #     gpugrid  the van der Vlag grid on GPUs (issue 6): `kbrain compare --ranks` (fenced phases) for
 #          io_vdvlag_{gaussian,uniform}.toml x KBRAIN_GRID_SIZES (default 1048576,2097152,4194304) x
 #          KBRAIN_GRID_DENSITIES (default 10,100,1000) x KBRAIN_GPU_RANKS, KBRAIN_GRID_STEPS (default 400) steps,
@@ -94,6 +95,12 @@ for stage in $stages; do
       "$KBRAIN_MPIEXEC" $flags -n $kmax "$bin" run "$exp" -b "${KBRAIN_GPU_BACKEND:-cuda}" -o "$out/gpu_ranks${kmax}_phases" --phase-timing \
         > "$out/gpu_ranks${kmax}_phases.log" 2>&1 || rc=1
       runs="$runs gpu_ranks${kmax}_phases"
+      if [ "$kmax" -gt 1 ]; then  # the largest rank count with the halo through MPI too (auto = peer copies on one node)
+        # shellcheck disable=SC2086
+        "$KBRAIN_MPIEXEC" $flags -n $kmax "$bin" run "$exp" -b "${KBRAIN_GPU_BACKEND:-cuda}" --halo-exchange mpi \
+          -o "$out/gpu_ranks${kmax}_mpi" > "$out/gpu_ranks${kmax}_mpi.log" 2>&1 || rc=1
+        runs="$runs gpu_ranks${kmax}_mpi"
+      fi
       for r in $runs; do cat "$out/$r.log"; done
       for r in $runs; do
         [ "$r" = gpu_single ] || [ "$r" = gpu_single_default ] && continue
@@ -110,16 +117,18 @@ for name in sys.argv[2:]:
     except Exception as e:
         print(f"{name}: no run.json ({e})"); continue
     rows.append((name, m))
-print("| run | ranks | gap kernel | generate s | plan s | simulate s | ms/step | compute s | exchange wait s | wait % of simulate |")
-print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+print("| run | ranks | gap kernel | halo exchange | generate s | plan s | simulate s | ms/step | compute s | exchange wait s | wait % of simulate |")
+print("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
 for name, m in rows:
     sim = m.get("simulate_s", 0); wait = m.get("exchange_wait_s", 0)
-    print(f"| {name} | {int(m.get('ranks', 1))} | {m.get('gap_kernel', 'fused (MPI)')} | {m.get('generate_s', 0):.2f} | "
+    print(f"| {name} | {int(m.get('ranks', 1))} | {m.get('gap_kernel', 'fused (MPI)')} | {m.get('halo_exchange', '-')} | "
+          f"{m.get('generate_s', 0):.2f} | "
           f"{m.get('plan_s', 0):.2f} | {sim:.2f} | {1000 * sim / m['steps']:.2f} | {m.get('compute_s', sim):.2f} | "
           f"{wait:.2f} | {100 * wait / sim:.1f} |")
 d = dict(rows)
 for name, m in rows:
     if not name.startswith("gpu_ranks") or name.endswith("_phases"): continue
+    if name.endswith("_mpi"): print(f"\n({name}: the halo through MPI)", end="")
     k = int(m.get("ranks", 1))
     if "gpu_ranks1" in d:
         print(f"\nsimulate speedup {k} GPUs vs 1 rank: {d['gpu_ranks1']['simulate_s'] / m['simulate_s']:.2f}x", end="")
