@@ -18,6 +18,19 @@ std::vector<std::int64_t> CommPlan::requests_to(int owner) const {
   return {};
 }
 
+void set_receive_side(CommPlan& p, const Partition& part, const std::vector<std::int64_t>& halo_ids) {
+  p.recv_ranks.clear(), p.recv_counts.clear(), p.recv_displs.clear();
+  for (std::size_t h = 0; h < halo_ids.size(); ++h) {
+    const int o = part.owner[halo_ids[h]];
+    if (p.recv_ranks.empty() || p.recv_ranks.back() != o) {
+      p.recv_ranks.push_back(o);
+      p.recv_counts.push_back(0);
+      p.recv_displs.push_back(static_cast<std::int64_t>(h));
+    }
+    ++p.recv_counts.back();
+  }
+}
+
 CommPlan build_comm_plan(int rank, const Partition& part, const std::vector<std::int64_t>& owned,
                          const GapNetwork& rows) {
   const auto n = static_cast<std::int64_t>(owned.size());
@@ -78,15 +91,7 @@ CommPlan build_comm_plan(int rank, const Partition& part, const std::vector<std:
     p.offsets[l + 1] = static_cast<std::int64_t>(p.sources.size());
   }
 
-  for (std::int64_t h = 0; h < p.halo; ++h) {
-    const int o = part.owner[remote[h]];
-    if (p.recv_ranks.empty() || p.recv_ranks.back() != o) {
-      p.recv_ranks.push_back(o);
-      p.recv_counts.push_back(0);
-      p.recv_displs.push_back(h);
-    }
-    ++p.recv_counts.back();
-  }
+  set_receive_side(p, part, remote);
   return p;
 }
 

@@ -52,6 +52,9 @@ struct CommPlan {
 CommPlan build_comm_plan(int rank, const Partition& part, const std::vector<std::int64_t>& owned,
                          const GapNetwork& rows);
 
+// Receive side from the halo (global ids grouped by owner, owners ascending): one block per owner rank.
+void set_receive_side(CommPlan& plan, const Partition& part, const std::vector<std::int64_t>& halo_ids);
+
 // requests[k] = (rank q, the global ids q needs from this rank, in q's halo order). Ranks ascending.
 void set_send_side(CommPlan& plan, const std::vector<std::pair<int, std::vector<std::int64_t>>>& requests);
 

@@ -217,15 +217,7 @@ RankPlan<Mem> build_comm_plan_parallel(int rank, const Partition& part, const st
   p.global.resize(static_cast<std::size_t>(n + halo));
   for (std::int64_t l = 0; l < n; ++l) p.global[l] = owned[row_of_h(l)];
   std::copy(halo_ids.begin(), halo_ids.end(), p.global.begin() + n);
-  for (std::int64_t h = 0; h < halo; ++h) {
-    const int o = part.owner[halo_ids[h]];
-    if (p.recv_ranks.empty() || p.recv_ranks.back() != o) {
-      p.recv_ranks.push_back(o);
-      p.recv_counts.push_back(0);
-      p.recv_displs.push_back(h);
-    }
-    ++p.recv_counts.back();
-  }
+  set_receive_side(p, part, halo_ids);
   Exec().fence();
   return out;
 }
