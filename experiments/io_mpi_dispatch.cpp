@@ -7,10 +7,7 @@ namespace kbrain {
 
 IoMpiRunResult run_io_mpi_on(const std::string& backend, Precision precision, const IoRunPlan& plan,
                              PartitionChoice choice, bool phase_timing, const std::string& exchange) {
-  const io::HaloExchange how = exchange == "mpi"    ? io::HaloExchange::Mpi
-                               : exchange == "peer" ? io::HaloExchange::Peer
-                               : exchange == "auto" ? io::HaloExchange::Auto
-                                                    : throw std::invalid_argument("halo exchange: auto | mpi | peer");
+  const io::HaloExchange how = io::parse_halo_exchange(exchange);
   IoMpiRunResult result;
   with_backend(backend, [&](auto tag) {
     using B = typename decltype(tag)::type;

@@ -17,7 +17,6 @@
 // the same bits, the step a little slower on asynchronous backends.
 #include <algorithm>
 #include <cstdint>
-#include <exception>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -34,6 +33,7 @@
 #include "core/parallel/comm_plan_parallel.hpp"
 #include "core/parallel/mpi_plan.hpp"
 #include "models/io/io_gap_junctions.hpp"
+#include "models/io/io_halo_peer.hpp"
 #include "models/io/io_parameters.hpp"
 #include "models/io/io_simulation.hpp"
 #include "models/io/io_state.hpp"
@@ -50,32 +50,6 @@ inline bool mpi_cuda_aware() {
   return false;
 #endif
 }
-
-// How the halo values travel: Auto = peer copies where the backend and the placement of the ranks allow them, MPI
-// otherwise; Mpi = always through MPI; Peer = peer copies or an error.
-enum class HaloExchange { Auto, Mpi, Peer };
-// What a run uses: MPI reads and writes the buffers where they are (host backends, CUDA-aware MPI); MPI on page-
-// locked host copies of device buffers; device-to-device peer copies with MPI tokens.
-enum class HaloExchangeMode { InPlace, Staged, Peer };
-
-inline const char* halo_exchange_mode_name(HaloExchangeMode m) {
-  switch (m) {
-    case HaloExchangeMode::InPlace: return "mpi";
-    case HaloExchangeMode::Staged: return "mpi-staged";
-    case HaloExchangeMode::Peer: return "peer";
-  }
-  return "?";
-}
-
-// Backend::peer_transport if the backend declares one (backends/cuda/cuda_peer_transport.hpp), else void.
-template <class Backend, class = void>
-struct PeerTransportOf {
-  using type = void;
-};
-template <class Backend>
-struct PeerTransportOf<Backend, std::void_t<typename Backend::peer_transport>> {
-  using type = typename Backend::peer_transport;
-};
 
 template <class Real, class Mem>
 struct ConvertConductance {  // out(k) = Real(in(k))
@@ -106,8 +80,7 @@ class IoMpiSimulation {
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
   using StagingMem = typename Backend::staging_memory_space;
-  using Transport = typename PeerTransportOf<Backend>::type;
-  static constexpr bool kHasTransport = !std::is_void<Transport>::value;
+  static constexpr bool kHasTransport = PeerHaloExchange<Backend, Real>::kHasTransport;
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, StagingMem>::accessible,
                 "Backend::staging_memory_space must be host memory (MPI reads and writes it)");
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;  // (step, GLOBAL cell)
@@ -153,7 +126,7 @@ class IoMpiSimulation {
     for (auto d : plan_.send_displs) sdispls_.push_back(static_cast<int>(d));
     for (auto c : plan_.recv_counts) rcounts_.push_back(static_cast<int>(c));
     for (auto d : plan_.recv_displs) rdispls_.push_back(static_cast<int>(d));
-    if (exchange != HaloExchange::Mpi && set_up_peer_exchange(exchange == HaloExchange::Peer)) {
+    if (exchange != HaloExchange::Mpi && peer_.set_up(plan_, comm_, exchange == HaloExchange::Peer)) {
       mode_ = HaloExchangeMode::Peer;
       return;
     }
@@ -167,20 +140,6 @@ class IoMpiSimulation {
   }
   ~IoMpiSimulation() {
     if (graph_ != MPI_COMM_NULL) MPI_Comm_free(&graph_);
-    if constexpr (kHasTransport) {
-      if (mode_ == HaloExchangeMode::Peer) {
-        Exec().fence();
-        for (void* p : peer_mapped_) Transport::close(p);
-        Transport::event_destroy(peer_event_);
-        // Freeing memory that another process still has mapped is undefined (CUDA IPC): free this rank's buffer
-        // only once every rank has unmapped. While an exception unwinds (the job is about to abort), skip the
-        // barrier and leave the buffer to the process's end.
-        if (std::uncaught_exceptions() == 0) {
-          MPI_Barrier(comm_);
-          Transport::release(peer_recv_base_);
-        }
-      }
-    }
   }
   IoMpiSimulation(const IoMpiSimulation&) = delete;
   IoMpiSimulation& operator=(const IoMpiSimulation&) = delete;
@@ -230,22 +189,23 @@ class IoMpiSimulation {
       if (!plan_.send_local.empty())
         Kokkos::parallel_for("kbrain::io::halo_pack", Kokkos::RangePolicy<Exec>(0, send_idx_.extent(0)),
                              HaloPackFunctor<Real, Mem>{state_.cur, send_idx_, send_buf_});
-      Real* sbuf = send_buf_.data();
-      Real* rbuf = recv_buf_.data();
       if (peer) {
-        post_peer_copies();  // no MPI request: the tokens follow the interior launch
-        if (fenced) wait_peer_copies();
-      } else if (mode_ == HaloExchangeMode::Staged) {
-        Kokkos::deep_copy(send_host_, send_buf_);  // fences
-        sbuf = send_host_.data();
-        rbuf = recv_host_.data();
+        peer_.post(send_buf_.data(), steps_done_);  // no MPI request: the tokens follow the interior launch
+        if (fenced) peer_.wait_copies();
       } else {
-        Exec().fence();  // the packed buffer must be complete before MPI reads it
-      }
-      if (!peer)
+        Real* sbuf = send_buf_.data();
+        Real* rbuf = recv_buf_.data();
+        if (mode_ == HaloExchangeMode::Staged) {
+          Kokkos::deep_copy(send_host_, send_buf_);  // fences
+          sbuf = send_host_.data();
+          rbuf = recv_host_.data();
+        } else {
+          Exec().fence();  // the packed buffer must be complete before MPI reads it
+        }
         mpi::check(MPI_Ineighbor_alltoallv(sbuf, scounts_.data(), sdispls_.data(), mpi_type(), rbuf,
                                            rcounts_.data(), rdispls_.data(), mpi_type(), graph_, &req),
                    "MPI_Ineighbor_alltoallv");
+      }
       phases_.pack_s += MPI_Wtime() - t0;
     }
     const double t_interior = fenced ? MPI_Wtime() : 0.0;
@@ -257,8 +217,8 @@ class IoMpiSimulation {
     if (exchange) {
       const double t0 = MPI_Wtime();
       if (peer) {
-        if (!fenced) wait_peer_copies();
-        exchange_peer_tokens();
+        if (!fenced) peer_.wait_copies();
+        peer_.exchange_tokens(steps_done_);
       } else {
         mpi::check(MPI_Wait(&req, MPI_STATUS_IGNORE), "MPI_Wait");
       }
@@ -267,7 +227,7 @@ class IoMpiSimulation {
       if (mode_ == HaloExchangeMode::Staged) Kokkos::deep_copy(recv_buf_, recv_host_);
       if (plan_.halo > 0)
         Kokkos::parallel_for("kbrain::io::halo_unpack", Kokkos::RangePolicy<Exec>(0, plan_.halo),
-                             HaloUnpackFunctor<Real, Mem>{state_.cur, peer ? peer_recv_[steps_done_ & 1] : recv_buf_,
+                             HaloUnpackFunctor<Real, Mem>{state_.cur, peer ? peer_.received(steps_done_) : recv_buf_,
                                                           plan_.owned});
       if (fenced) {
         Exec().fence();
@@ -358,97 +318,6 @@ class IoMpiSimulation {
     }
   }
 
-  // Collective. Maps every destination's receive buffer; false (and nothing kept) if any rank cannot, unless
-  // `required` (then every rank throws).
-  bool set_up_peer_exchange(bool required) {
-    if constexpr (!kHasTransport) {
-      if (required)
-        throw std::invalid_argument(std::string("halo exchange 'peer' needs a backend with a peer transport (") +
-                                    Backend::name + " has none)");
-      return false;
-    } else {
-      const auto neighbours = mpi::halo_neighbours(plan_);
-      int ok = Transport::supported() && mpi::on_my_node(neighbours, comm_) ? 1 : 0, all_ok = 0;
-      mpi::check(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
-      if (!all_ok) {
-        if (required)
-          throw std::runtime_error("halo exchange 'peer': some rank's neighbours are on another node or its device "
-                                   "cannot share memory between processes");
-        return false;
-      }
-      // each source learns: this rank's buffer handle, its halo (parity stride), where its block starts and its size
-      struct Offer {
-        typename Transport::Handle handle;
-        long long halo, displ, count;
-      };
-      const int ranks = mpi::size(comm_);
-      peer_recv_base_ = Transport::allocate(2 * static_cast<std::size_t>(plan_.halo) * sizeof(Real));
-      std::vector<Offer> offers(ranks), got(ranks);
-      const auto handle = Transport::export_handle(peer_recv_base_);
-      for (std::size_t k = 0; k < plan_.recv_ranks.size(); ++k)
-        offers[plan_.recv_ranks[k]] = Offer{handle, plan_.halo, plan_.recv_displs[k], plan_.recv_counts[k]};
-      mpi::check(MPI_Alltoall(offers.data(), sizeof(Offer), MPI_BYTE, got.data(), sizeof(Offer), MPI_BYTE, comm_),
-                 "MPI_Alltoall");
-      ok = 1;
-      for (std::size_t k = 0; k < plan_.send_ranks.size(); ++k) {
-        const Offer& o = got[plan_.send_ranks[k]];
-        if (o.count != plan_.send_counts[k])
-          throw std::logic_error("peer exchange: a neighbour expects another block size than this rank sends");
-        void* p = Transport::open(o.handle);
-        if (!p) {
-          ok = 0;
-          break;
-        }
-        peer_mapped_.push_back(p);
-        peer_dst_.push_back(static_cast<Real*>(p) + o.displ);
-        peer_dst_halo_.push_back(o.halo);
-      }
-      mpi::check(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
-      if (!all_ok) {
-        for (void* p : peer_mapped_) Transport::close(p);
-        peer_mapped_.clear(), peer_dst_.clear(), peer_dst_halo_.clear();
-        MPI_Barrier(comm_);  // nobody maps this rank's buffer any more
-        Transport::release(peer_recv_base_);
-        peer_recv_base_ = nullptr;
-        if (required) throw std::runtime_error("halo exchange 'peer': the driver refused to map a neighbour's buffer");
-        return false;
-      }
-      Real* base = static_cast<Real*>(peer_recv_base_);
-      for (int parity = 0; parity < 2; ++parity)
-        peer_recv_[parity] = Kokkos::View<const Real*, Mem>(
-            Kokkos::View<const Real*, Mem, Kokkos::MemoryUnmanaged>(base + parity * plan_.halo, plan_.halo));
-      peer_event_ = Transport::event_create();
-      token_out_.assign(neighbours.size(), 0);
-      token_in_.assign(neighbours.size(), 0);
-      graph_ = mpi::make_symmetric_graph(neighbours, comm_);
-      return true;
-    }
-  }
-
-  // After the pack kernel (stream order): this step's blocks into the destinations' buffers of this step's parity.
-  void post_peer_copies() {
-    if constexpr (kHasTransport) {
-      const std::int64_t parity = steps_done_ & 1;
-      for (std::size_t k = 0; k < peer_dst_.size(); ++k)
-        Transport::copy_async(peer_dst_[k] + parity * peer_dst_halo_[k], send_buf_.data() + sdispls_[k],
-                              static_cast<std::size_t>(scounts_[k]) * sizeof(Real));
-      Transport::event_record(peer_event_);
-    }
-  }
-  void wait_peer_copies() {
-    if constexpr (kHasTransport) Transport::event_wait(peer_event_);
-  }
-  // One token to and from every neighbour, sent once this rank's copies have landed. A received token means: that
-  // neighbour's blocks of this step are in this rank's buffer, and (the event follows the neighbour's previous
-  // unpack in stream order) the neighbour has finished reading the buffer parity it will be sent next step.
-  void exchange_peer_tokens() {
-    std::fill(token_out_.begin(), token_out_.end(), static_cast<long long>(steps_done_));
-    mpi::check(MPI_Neighbor_alltoall(token_out_.data(), 1, MPI_LONG_LONG, token_in_.data(), 1, MPI_LONG_LONG, graph_),
-               "MPI_Neighbor_alltoall");
-    for (long long t : token_in_)
-      if (t != steps_done_) throw std::logic_error("peer exchange: a neighbour is at another step");
-  }
-
   void upload_per_cell(const std::vector<double>& v) {
     if (i_app_cell_.extent(0) == 0) {
       i_app_cell_ = Kokkos::View<Real*, Mem>("i_app_cell", plan_.owned);
@@ -469,15 +338,7 @@ class IoMpiSimulation {
   Kokkos::View<Real*, Mem> send_buf_, recv_buf_;
   Kokkos::View<Real*, StagingMem> send_host_, recv_host_;
   HaloExchangeMode mode_ = HaloExchangeMode::InPlace;
-  // peer exchange: this rank's receive buffer (2 x halo: step parity), its neighbours' buffers mapped here, where
-  // this rank's block starts in each destination's buffer and that destination's halo (the parity stride)
-  void* peer_recv_base_ = nullptr;
-  Kokkos::View<const Real*, Mem> peer_recv_[2];
-  std::vector<void*> peer_mapped_;
-  std::vector<Real*> peer_dst_;
-  std::vector<std::int64_t> peer_dst_halo_;
-  void* peer_event_ = nullptr;
-  std::vector<long long> token_out_, token_in_;
+  PeerHaloExchange<Backend, Real> peer_;  // set up in Peer mode only
   std::vector<int> scounts_, sdispls_, rcounts_, rdispls_;
   Kokkos::View<Real*, Mem> i_app_cell_;
   typename Kokkos::View<Real*, Mem>::HostMirror i_app_host_;
