@@ -63,6 +63,8 @@ void fill_agreement(ComparisonRow& row, const IoRunResult& r, const IoRunResult&
 }  // namespace
 
 int cmd_compare(const CompareOptions& o) {
+  for (double d : o.densities)
+    if (!(d > 0)) throw ConfigError("--densities: junctions per cell must be > 0");
   if (!o.ranks.empty()) return cmd_compare_ranks(o);
   if (o.weak || o.partition != "auto" || o.halo_exchange != "auto")
     throw ConfigError("--weak, --partition and --halo-exchange apply to the ranks axis: give --ranks K1,K2,...");
@@ -98,8 +100,6 @@ int cmd_compare(const CompareOptions& o) {
 
   const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare"
                                          : std::filesystem::path(o.out_dir);
-  for (double d : o.densities)
-    if (!(d > 0)) throw ConfigError("--densities: junctions per cell must be > 0");
   // uniform/gaussian3d: network.density sweep
   std::vector<double> densities = !o.densities.empty() ? o.densities : cfg.compare.densities;
   if (densities.empty()) densities.push_back(0);          // the experiment's own density

@@ -33,27 +33,26 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-std::map<std::string, double> read_numbers(const std::filesystem::path& run_json) {
+// What compare reads back from one run's run.json: its numbers (empty unless the run completed) and the halo
+// exchange it used ("halo_exchange": mpi | mpi-staged | peer; "" if absent).
+struct RunManifestValues {
+  std::map<std::string, double> numbers;
+  std::string halo_exchange;
+};
+
+RunManifestValues read_run_json(const std::filesystem::path& run_json) {
   std::ifstream f(run_json);
   std::stringstream ss;
   ss << f.rdbuf();
   const std::string text = ss.str();
-  std::map<std::string, double> out;
+  RunManifestValues out;
+  if (text.find("\"complete\": true") == std::string::npos) return out;
   const std::regex num("\"([a-z_0-9]+)\"\\s*:\\s*(-?[0-9.eE+-]+)");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), num); it != std::sregex_iterator(); ++it)
-    out[(*it)[1]] = std::stod((*it)[2]);
-  if (text.find("\"complete\": true") == std::string::npos) out.clear();
-  return out;
-}
-
-// The halo exchange a run used (run.json "halo_exchange": mpi | mpi-staged | peer), "" if absent.
-std::string read_halo_exchange(const std::filesystem::path& run_json) {
-  std::ifstream f(run_json);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const std::string text = ss.str();
+    out.numbers[(*it)[1]] = std::stod((*it)[2]);
   std::smatch m;
-  return std::regex_search(text, m, std::regex("\"halo_exchange\"\\s*:\\s*\"([a-z-]+)\"")) ? m[1].str() : "";
+  if (std::regex_search(text, m, std::regex("\"halo_exchange\"\\s*:\\s*\"([a-z-]+)\""))) out.halo_exchange = m[1];
+  return out;
 }
 
 }  // namespace
@@ -75,9 +74,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
     if (k < 1) throw ConfigError("--ranks: rank counts must be >= 1");
   std::vector<std::int64_t> sizes = o.sizes;
   if (sizes.empty()) sizes.push_back(0);
-  for (double d : o.densities)
-    if (!(d > 0)) throw ConfigError("--densities: junctions per cell must be > 0");
-  // Unlike the single-process table, the ranks table runs the file's network.density unless --densities is given
+  // --densities were validated by cmd_compare. Unlike the single-process table, the ranks table runs the file's network.density unless --densities is given
   // (compare.densities would multiply the mpiexec runs).
   std::vector<double> densities = o.densities;
   if (densities.empty()) densities.push_back(0);
@@ -126,7 +123,8 @@ int cmd_compare_ranks(const CompareOptions& o) {
       cmd += " > " + shell_quote((dir.string() + ".log")) + " 2>&1";
       fmt::print(stderr, "[compare --ranks] {}\n", cmd);
       const int rc = std::system(cmd.c_str());
-      const auto n = read_numbers(dir / "run.json");
+      const RunManifestValues manifest = read_run_json(dir / "run.json");
+      const auto& n = manifest.numbers;
       if (rc != 0 || n.empty()) {
         fmt::print(stderr, "[compare --ranks] run failed (exit {}); see {}.log\n", rc, dir.string());
         md += fmt::format("| {} | failed (see {}.log) ||||||||||||||\n", k, dir.filename().string());
@@ -139,7 +137,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
       const double eff = o.weak ? t1 / sim : t1 * k1 / (sim * k);
       const double cells = n.at("cells"), steps = n.at("steps");
       const double exch = get("exchange_s"), exch_pct = 100 * get("exchange_fraction_max");
-      const std::string how = k > 1 ? read_halo_exchange(dir / "run.json") : "–";
+      const std::string how = k > 1 ? manifest.halo_exchange : "–";
       md += fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} | {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} | {:.3f} | "
                         "{:.1f} | {:.2f} | {:.2f} | {:.2f} |\n",
                         k, cells, get("junctions"), get("halo_values_per_step"), how, get("generate_s"), get("plan_s"), sim,
@@ -148,7 +146,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
       csv += fmt::format("{},{},{},{:.0f},{:.0f},{:.0f},{},{},{},{},{},{:.2f},{:.0f},{:.4f},{:.4f},{},{:.2f},{}\n", size,
                          density, k, cells, get("junctions"), steps, get("generate_s"), get("plan_s"), sim,
                          get("compute_s"), wait, 100 * wait / sim, get("halo_values_per_step"), speedup, eff, exch,
-                         exch_pct, read_halo_exchange(dir / "run.json"));
+                         exch_pct, manifest.halo_exchange);
       for (int q = 0; q < k; ++q) {
         const std::string p = fmt::format("rank{}_", q);
         const double rs = get(p + "simulate_s"), rc = get(p + "compute_s"), rw = get(p + "exchange_wait_s");
