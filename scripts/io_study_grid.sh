@@ -20,12 +20,7 @@ build="${KBRAIN_BUILD:-$here/build/cuda}"
 [ -x "$build/experiments/kbrain" ] || build="$here/build/host"
 bench="$build/bench/kbrain_bench"
 export KBRAIN_NO_PROGRESS=1
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git -C "$here" rev-parse --short=10 HEAD 2>/dev/null)"
-  echo "host: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
-  nvidia-smi -L 2>/dev/null
-} | tee "$out/environment.txt"
+"$here/scripts/describe_environment.sh" | tee "$out/environment.txt"
 rc=0
 for stage in $stages; do
   echo "=== $stage ($(date -u +%H:%M:%S))"

@@ -50,12 +50,9 @@ weak_gaussian() {
     2>"$out/cpu_weak_gaussian.err" | tee "$out/cpu_weak_gaussian.md"
 }
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git -C "$here" rev-parse --short=10 HEAD) $(git -C "$here" status --porcelain | grep -q . && echo '(+ uncommitted changes)')"
-  echo "host: $(hostname) $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+  "$here/scripts/describe_environment.sh"
   echo "kbrain: $bin"; "$bin" backends 2>&1 | head -20
   echo "mpiexec: $KBRAIN_MPIEXEC $flags"; "$KBRAIN_MPIEXEC" --version 2>&1 | head -1
-  nvidia-smi -L 2>/dev/null
 } | tee "$out/environment.txt"
 rc=0
 for stage in $stages; do
