@@ -76,11 +76,19 @@ TEST_SUITE("io_model") {
   TEST_CASE_TEMPLATE_APPLY(io_matches_serial, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE_TEMPLATE_DEFINE("mesh kernel equals the CSR kernel on the same mesh", Backend, io_mesh_vs_csr) {
-    const GapNetwork net = make_mesh2d(6, 11, 0.04);
-    const auto g = heterogeneous_g_cal(net.cells);
-    const auto a = simulate<Backend, double>(net, g, 300, true);
-    const auto b = simulate<Backend, double>(net, g, 300, false);
-    CHECK(max_abs_diff(a, b) == 0.0);
+    // 6 x 11: every host chunk touches the first or last row (neighbour-index path). 23 x 37: most chunks lie
+    // within the inner rows (contiguous-load path) and wrap across rows, so the column test is exercised.
+    for (const int rows : {6, 23}) {
+      CAPTURE(rows);
+      const GapNetwork net = make_mesh2d(rows, rows == 6 ? 11 : 37, 0.04);
+      const auto g = heterogeneous_g_cal(net.cells);
+      const auto a = simulate<Backend, double>(net, g, 300, true);
+      const auto b = simulate<Backend, double>(net, g, 300, false);
+      CHECK(max_abs_diff(a, b) == 0.0);
+      const auto af = simulate<Backend, float>(net, g, 300, true);
+      const auto bf = simulate<Backend, float>(net, g, 300, false);
+      CHECK(max_abs_diff(af, bf) == 0.0);
+    }
   }
   TEST_CASE_TEMPLATE_APPLY(io_mesh_vs_csr, KBRAIN_TEST_BACKENDS);
 

@@ -89,18 +89,44 @@ struct MeshGapJunctions {
   }
 
   // Host: currents of cells b .. b+len-1 (len <= 64) into out[], one SIMD loop per neighbour direction, in the
-  // order current() uses. A missing neighbour is replaced by the cell itself: dV = 0 adds exactly 0.
+  // order current() uses. A missing neighbour adds gap_term(g, 0) == 0, exactly as current() skipping it.
   template <class Exp>
   void chunk_currents(int b, int len, const StateView<Real, Mem>& s, Real* out) const {
-    const Real* vdend = &s(V_DEND, 0);  // raw row: lets the vectoriser gather
-    int neighbour[64], row[64], col[64];
-    // Row and column of each cell: one integer division per chunk, then a running count (8 divisions per cell, one
-    // per direction, made the Serial mesh step slower than the CSR one on Intel CPUs; docs/performance.md).
-    for (int k = 0, r = b / cols, c = b - r * cols; k < len; ++k) {
-      row[k] = r, col[k] = c;
-      if (++c == cols) c = 0, ++r;
+    const Real* vdend = &s(V_DEND, 0);  // raw row
+    int col[64];
+    // Column of each cell: one integer division per chunk, then a running count (a division per cell and
+    // direction made the Serial mesh step slower than the CSR one on Intel CPUs; docs/performance.md).
+    for (int k = 0, c = b % cols; k < len; ++k) {
+      col[k] = c;
+      if (++c == cols) c = 0;
     }
     for (int k = 0; k < len; ++k) out[k] = 0;
+    // Every neighbour index of the chunk lies inside the mesh when the chunk starts at or after cell cols + 1 and
+    // ends at or before cell N - cols - 2: then no cell of it is in the first or last row, each direction is one
+    // contiguous (unaligned) vector load, and only the column decides whether the neighbour exists. Chunks of the
+    // first and last rows take the general path, which builds neighbour indices (a vector gather: slow on some
+    // Intel cores).
+    const bool inner_rows =
+        static_cast<std::int64_t>(b) >= cols + 1 && static_cast<std::int64_t>(b) + len + cols <= std::int64_t(rows) * cols;
+    if (inner_rows) {
+      const Real* v = vdend + b;
+      for (int dr = -1; dr <= 1; ++dr)
+        for (int dc = -1; dc <= 1; ++dc) {
+          if (dr == 0 && dc == 0) continue;
+          const Real* vn = v + (dr * cols + dc);
+#pragma omp simd
+          for (int k = 0; k < len; ++k) {
+            const bool exists = col[k] + dc >= 0 && col[k] + dc < cols;
+            out[k] += gap_term<Exp>(g, exists ? v[k] - vn[k] : Real(0));
+          }
+        }
+      return;
+    }
+    int neighbour[64], row[64];
+    for (int k = 0, r = b / cols; k < len; ++k) {
+      row[k] = r;
+      if (col[k] == cols - 1) ++r;
+    }
     for (int dr = -1; dr <= 1; ++dr)
       for (int dc = -1; dc <= 1; ++dc) {
         if (dr == 0 && dc == 0) continue;
