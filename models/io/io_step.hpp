@@ -11,6 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
+#include "models/common/device_exp.hpp"
 #include "models/common/simd_exp.hpp"
 #include "models/io/io_parameters.hpp"
 #include "models/io/io_state.hpp"
@@ -42,12 +43,12 @@ struct IoConstants {
   }
 };
 
-// How kernels evaluate exp: the backend's own (device / libm), or the branch-free polynomial with which host
-// `omp simd` loops vectorise.
+// How kernels evaluate exp: the backend's own (libm on the host; on CUDA the library's for float and the
+// table-driven device_exp for double), or the branch-free polynomial with which host `omp simd` loops vectorise.
 struct NativeExp {
   template <class Real>
   KOKKOS_FORCEINLINE_FUNCTION static Real eval(Real x) {
-    return kx::exp(x);
+    return device_exp(x);
   }
 };
 struct VectorExp {

@@ -1,0 +1,67 @@
+#pragma once
+// exp(double) for GPU kernels, with fewer FP64 instructions than the CUDA library's (the double IO step is limited
+// by instruction issue and latency, not by memory bandwidth: docs/performance.md). Table-driven:
+// x = (64 m + j) ln2/64 + r with |r| <= ln2/128, so exp(x) = 2^m * 2^(j/64) * e^r, with 2^(j/64) from a 64-entry
+// table (512 bytes, served by L1) and e^r - 1 from a degree-5 Taylor polynomial (truncation < 4e-17 relative),
+// added as s + s*(e^r - 1) in one fma. The library's exp is within 1 ulp; this one is checked by the test
+// io_device_exp to be within 1.5 ulp at 8e5 points on every backend, and the IO tests bound the effect on whole runs.
+// |x| > 708 (overflow, underflow) and NaN take the library's exp, so those results are the library's.
+// Host code, and device code other than CUDA's, call kx::exp.
+#include <Kokkos_Core.hpp>
+
+#include "core/kokkos_compat.hpp"
+
+namespace kbrain {
+
+#if defined(__CUDACC__)
+namespace detail {
+// 2^(j/64) for j = 0 .. 63, correctly rounded (from 60-digit decimal arithmetic).
+static __device__ const double kExp2Sixtyfourths[64] = {
+    0x1.0000000000000p+0, 0x1.02c9a3e778061p+0, 0x1.059b0d3158574p+0, 0x1.0874518759bc8p+0,
+    0x1.0b5586cf9890fp+0, 0x1.0e3ec32d3d1a2p+0, 0x1.11301d0125b51p+0, 0x1.1429aaea92de0p+0,
+    0x1.172b83c7d517bp+0, 0x1.1a35beb6fcb75p+0, 0x1.1d4873168b9aap+0, 0x1.2063b88628cd6p+0,
+    0x1.2387a6e756238p+0, 0x1.26b4565e27cddp+0, 0x1.29e9df51fdee1p+0, 0x1.2d285a6e4030bp+0,
+    0x1.306fe0a31b715p+0, 0x1.33c08b26416ffp+0, 0x1.371a7373aa9cbp+0, 0x1.3a7db34e59ff7p+0,
+    0x1.3dea64c123422p+0, 0x1.4160a21f72e2ap+0, 0x1.44e086061892dp+0, 0x1.486a2b5c13cd0p+0,
+    0x1.4bfdad5362a27p+0, 0x1.4f9b2769d2ca7p+0, 0x1.5342b569d4f82p+0, 0x1.56f4736b527dap+0,
+    0x1.5ab07dd485429p+0, 0x1.5e76f15ad2148p+0, 0x1.6247eb03a5585p+0, 0x1.6623882552225p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.6dfb23c651a2fp+0, 0x1.71f75e8ec5f74p+0, 0x1.75feb564267c9p+0,
+    0x1.7a11473eb0187p+0, 0x1.7e2f336cf4e62p+0, 0x1.82589994cce13p+0, 0x1.868d99b4492edp+0,
+    0x1.8ace5422aa0dbp+0, 0x1.8f1ae99157736p+0, 0x1.93737b0cdc5e5p+0, 0x1.97d829fde4e50p+0,
+    0x1.9c49182a3f090p+0, 0x1.a0c667b5de565p+0, 0x1.a5503b23e255dp+0, 0x1.a9e6b5579fdbfp+0,
+    0x1.ae89f995ad3adp+0, 0x1.b33a2b84f15fbp+0, 0x1.b7f76f2fb5e47p+0, 0x1.bcc1e904bc1d2p+0,
+    0x1.c199bdd85529cp+0, 0x1.c67f12e57d14bp+0, 0x1.cb720dcef9069p+0, 0x1.d072d4a07897cp+0,
+    0x1.d5818dcfba487p+0, 0x1.da9e603db3285p+0, 0x1.dfc97337b9b5fp+0, 0x1.e502ee78b3ff6p+0,
+    0x1.ea4afa2a490dap+0, 0x1.efa1bee615a27p+0, 0x1.f50765b6e4540p+0, 0x1.fa7c1819e90d8p+0,
+};
+// Out of line: the rare call would otherwise inline the library's code at every exponential of a kernel.
+static __device__ __noinline__ double library_exp(double x) { return ::exp(x); }
+}  // namespace detail
+#endif
+
+KOKKOS_FORCEINLINE_FUNCTION double device_exp(double x) {
+#if defined(__CUDA_ARCH__)
+  if (!(fabs(x) <= 708.0)) return detail::library_exp(x);
+  const double shift = 0x1.8p52;                         // adding it rounds to an integer held in the low bits
+  const double t = fma(x, 0x1.71547652b82fep+6, shift);  // x * 64/ln2
+  const double n = t - shift;
+  double r = fma(n, -0x1.62e42fee00000p-7, x);  // ln2/64, high part: n * hi is exact for |n| < 2^17
+  r = fma(n, -0x1.a39ef35793c76p-39, r);        // low part
+  double p = 1.0 / 120;
+  p = fma(p, r, 1.0 / 24);
+  p = fma(p, r, 1.0 / 6);
+  p = fma(p, r, 0.5);
+  p = fma(p, r, 1.0);
+  const double q = p * r;           // e^r - 1
+  const int k = __double2loint(t);  // n = 64 m + j
+  const double s = __ldg(&detail::kExp2Sixtyfourths[k & 63]);
+  const double scale = __hiloint2double(__double2hiint(s) + (k >> 6) * (1 << 20), __double2loint(s));  // 2^(n/64)
+  return fma(scale, q, scale);
+#else
+  return kx::exp(x);
+#endif
+}
+
+KOKKOS_FORCEINLINE_FUNCTION float device_exp(float x) { return kx::exp(x); }
+
+}  // namespace kbrain
