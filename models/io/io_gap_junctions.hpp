@@ -10,9 +10,9 @@
 
 namespace kbrain::io {
 
-template <class Exp, class Real>
+template <class Math, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real gap_term(Real g, Real dv) {
-  return g * (Real(0.8) * Exp::eval(dv * dv * Real(-0.01)) + Real(0.2)) * dv;
+  return g * (Real(0.8) * Math::exp(dv * dv * Real(-0.01)) + Real(0.2)) * dv;
 }
 
 // General networks: CSR of incoming junctions (sources of cell i are sources[offsets[i] .. offsets[i+1])).
@@ -24,21 +24,21 @@ struct CsrGapJunctions {
   Kokkos::View<const Real*, Mem> g;  // extent 0 => g_const
   Real g_const = Real(0);
 
-  template <class Exp>
+  template <class Math>
   KOKKOS_INLINE_FUNCTION Real current(int i, Real vd, const StateView<Real, Mem>& s) const {
     Real ic = 0;
     const std::int64_t b = offsets(i), e = offsets(i + 1);
     if (g.extent(0) == 0) {
-      for (std::int64_t k = b; k < e; ++k) ic += gap_term<Exp>(g_const, vd - s(V_DEND, sources(k)));
+      for (std::int64_t k = b; k < e; ++k) ic += gap_term<Math>(g_const, vd - s(V_DEND, sources(k)));
     } else {
-      for (std::int64_t k = b; k < e; ++k) ic += gap_term<Exp>(g(k), vd - s(V_DEND, sources(k)));
+      for (std::int64_t k = b; k < e; ++k) ic += gap_term<Math>(g(k), vd - s(V_DEND, sources(k)));
     }
     return ic;
   }
 
   // Host: currents of cells b .. b+len-1 into out[]. Terms are computed in SIMD blocks, then added in junction
-  // order, so the sums equal current() for the same Exp.
-  template <class Exp>
+  // order, so the sums equal current() for the same Math.
+  template <class Math>
   void chunk_currents(int b, int len, const StateView<Real, Mem>& s, Real* out) const {
     constexpr int kBlock = 128;
     Real t[kBlock];
@@ -52,10 +52,10 @@ struct CsrGapJunctions {
         const int m = e - j0 < kBlock ? static_cast<int>(e - j0) : kBlock;
         if (g.extent(0) == 0) {
 #pragma omp simd
-          for (int q = 0; q < m; ++q) t[q] = gap_term<Exp>(g_const, vd - vdend[src[j0 + q]]);
+          for (int q = 0; q < m; ++q) t[q] = gap_term<Math>(g_const, vd - vdend[src[j0 + q]]);
         } else {
 #pragma omp simd
-          for (int q = 0; q < m; ++q) t[q] = gap_term<Exp>(g(j0 + q), vd - vdend[src[j0 + q]]);
+          for (int q = 0; q < m; ++q) t[q] = gap_term<Math>(g(j0 + q), vd - vdend[src[j0 + q]]);
         }
         for (int q = 0; q < m; ++q) ic += t[q];
       }
@@ -72,7 +72,7 @@ struct MeshGapJunctions {
   int rows = 0, cols = 0;
   Real g = Real(0.04);
 
-  template <class Exp>
+  template <class Math>
   KOKKOS_INLINE_FUNCTION Real current(int i, Real vd, const StateView<Real, Mem>& s) const {
     const int r = i / cols, c = i - r * cols;
     Real ic = 0;
@@ -82,7 +82,7 @@ struct MeshGapJunctions {
       for (int dc = -1; dc <= 1; ++dc) {
         const int cc = c + dc;
         if ((dr == 0 && dc == 0) || cc < 0 || cc >= cols) continue;
-        ic += gap_term<Exp>(g, vd - s(V_DEND, rr * cols + cc));
+        ic += gap_term<Math>(g, vd - s(V_DEND, rr * cols + cc));
       }
     }
     return ic;
@@ -90,7 +90,7 @@ struct MeshGapJunctions {
 
   // Host: currents of cells b .. b+len-1 (len <= 64) into out[], one SIMD loop per neighbour direction, in the
   // order current() uses. A missing neighbour adds gap_term(g, 0) == 0, exactly as current() skipping it.
-  template <class Exp>
+  template <class Math>
   void chunk_currents(int b, int len, const StateView<Real, Mem>& s, Real* out) const {
     const Real* vdend = &s(V_DEND, 0);  // raw row
     int col[64];
@@ -117,7 +117,7 @@ struct MeshGapJunctions {
 #pragma omp simd
           for (int k = 0; k < len; ++k) {
             const bool exists = col[k] + dc >= 0 && col[k] + dc < cols;
-            out[k] += gap_term<Exp>(g, exists ? v[k] - vn[k] : Real(0));
+            out[k] += gap_term<Math>(g, exists ? v[k] - vn[k] : Real(0));
           }
         }
       return;
@@ -137,7 +137,7 @@ struct MeshGapJunctions {
           neighbour[k] = (rr >= 0 && rr < rows && cc >= 0 && cc < cols) ? b + k + offset : b + k;
         }
 #pragma omp simd
-        for (int k = 0; k < len; ++k) out[k] += gap_term<Exp>(g, vdend[b + k] - vdend[neighbour[k]]);
+        for (int k = 0; k < len; ++k) out[k] += gap_term<Math>(g, vdend[b + k] - vdend[neighbour[k]]);
       }
   }
 };

@@ -21,11 +21,11 @@ template <class Real, class Mem>
 struct PrecomputedGapCurrents {
   Kokkos::View<const Real*, Mem> i_c;
 
-  template <class Exp>
+  template <class Math>
   KOKKOS_INLINE_FUNCTION Real current(int i, Real, const StateView<Real, Mem>&) const {
     return i_c(i);
   }
-  template <class Exp>
+  template <class Math>
   void chunk_currents(int b, int len, const StateView<Real, Mem>&, Real* out) const {
     for (int k = 0; k < len; ++k) out[k] = i_c(b + k);
   }
@@ -51,12 +51,12 @@ struct CsrCurrentsFunctor {
       const Real g = gap.g_const;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, b, e),
-          [&](const std::int64_t k, Real& sum) { sum += gap_term<NativeExp>(g, vd - cur(V_DEND, gap.sources(k))); },
+          [&](const std::int64_t k, Real& sum) { sum += gap_term<NativeMath>(g, vd - cur(V_DEND, gap.sources(k))); },
           ic);
     } else {
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, b, e),
-          [&](const std::int64_t k, Real& sum) { sum += gap_term<NativeExp>(gap.g(k), vd - cur(V_DEND, gap.sources(k))); },
+          [&](const std::int64_t k, Real& sum) { sum += gap_term<NativeMath>(gap.g(k), vd - cur(V_DEND, gap.sources(k))); },
           ic);
     }
     Kokkos::single(Kokkos::PerThread(team), [&]() { out(i) = ic; });

@@ -11,7 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
-#include "models/common/device_exp.hpp"
+#include "models/common/device_math.hpp"
 #include "models/common/simd_exp.hpp"
 #include "models/io/io_parameters.hpp"
 #include "models/io/io_state.hpp"
@@ -43,22 +43,31 @@ struct IoConstants {
   }
 };
 
-// How kernels evaluate exp: the backend's own (libm on the host; on CUDA the library's for float and the
-// table-driven device_exp for double), or the branch-free polynomial with which host `omp simd` loops vectorise.
-struct NativeExp {
+// How kernels evaluate exp and divide: the backend's own (libm and `/` on the host; on CUDA device_exp and
+// device_div of models/common/device_math.hpp), or the branch-free polynomial with which host `omp simd` loops
+// vectorise (with `/`).
+struct NativeMath {
   template <class Real>
-  KOKKOS_FORCEINLINE_FUNCTION static Real eval(Real x) {
+  KOKKOS_FORCEINLINE_FUNCTION static Real exp(Real x) {
     return device_exp(x);
   }
-};
-struct VectorExp {
   template <class Real>
-  KOKKOS_FORCEINLINE_FUNCTION static Real eval(Real x) {
+  KOKKOS_FORCEINLINE_FUNCTION static Real div(Real a, Real b) {
+    return device_div(a, b);
+  }
+};
+struct VectorMath {
+  template <class Real>
+  KOKKOS_FORCEINLINE_FUNCTION static Real exp(Real x) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     return kx::exp(x);  // never called on a device; keeps device compilation of host-only paths valid
 #else
     return simd_exp(x);
 #endif
+  }
+  template <class Real>
+  KOKKOS_FORCEINLINE_FUNCTION static Real div(Real a, Real b) {
+    return a / b;
   }
 };
 
@@ -118,10 +127,10 @@ struct IoStepFunctor {
   // GPU (and any backend without a chunked path): one cell per index, everything fused.
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i), va = cur(V_AXON, i);  // read once (next may alias cur)
-    const Real i_c = gap.template current<NativeExp>(i, vd, cur);
-    dendrite<NativeExp>(i, vd, vs, i_c, applied_current(i));
-    soma<NativeExp>(i, vd, vs, va);
-    const Real va_new = axon<NativeExp>(i, vs, va);
+    const Real i_c = gap.template current<NativeMath>(i, vd, cur);
+    dendrite<NativeMath>(i, vd, vs, i_c, applied_current(i));
+    soma<NativeMath>(i, vd, vs, va);
+    const Real va_new = axon<NativeMath>(i, vs, va);
     if (spikes.events.extent(0) != 0 && va < spike_threshold && va_new >= spike_threshold) record_spike(i);
   }
 
@@ -132,15 +141,15 @@ struct IoStepFunctor {
     const int b = cell_begin + chunk * kHostChunk;
     const int len = n - b < kHostChunk ? n - b : kHostChunk;
     Real i_c[kHostChunk], i_ext[kHostChunk], va_new[kHostChunk];
-    gap.template chunk_currents<VectorExp>(b, len, cur, i_c);
+    gap.template chunk_currents<VectorMath>(b, len, cur, i_c);
     for (int k = 0; k < len; ++k) i_ext[k] = applied_current(b + k);
 #pragma omp simd
     for (int k = 0; k < len; ++k)
-      dendrite<VectorExp>(b + k, cur(V_DEND, b + k), cur(V_SOMA, b + k), i_c[k], i_ext[k]);
+      dendrite<VectorMath>(b + k, cur(V_DEND, b + k), cur(V_SOMA, b + k), i_c[k], i_ext[k]);
 #pragma omp simd
-    for (int k = 0; k < len; ++k) soma<VectorExp>(b + k, cur(V_DEND, b + k), cur(V_SOMA, b + k), cur(V_AXON, b + k));
+    for (int k = 0; k < len; ++k) soma<VectorMath>(b + k, cur(V_DEND, b + k), cur(V_SOMA, b + k), cur(V_AXON, b + k));
 #pragma omp simd
-    for (int k = 0; k < len; ++k) va_new[k] = axon<VectorExp>(b + k, cur(V_SOMA, b + k), cur(V_AXON, b + k));
+    for (int k = 0; k < len; ++k) va_new[k] = axon<VectorMath>(b + k, cur(V_SOMA, b + k), cur(V_AXON, b + k));
     if (spikes.events.extent(0) != 0)
       for (int k = 0; k < len; ++k)
         if (cur(V_AXON, b + k) < spike_threshold && va_new[k] >= spike_threshold) record_spike(b + k);
@@ -160,17 +169,17 @@ struct IoStepFunctor {
 
   // The three compartments (step-n voltages passed in). Each reads only step-n values and writes its own variables
   // to `next`,
-  // so they can run fused (GPU) or as separate loops (host) with identical results for the same Exp.
-  template <class Exp>
+  // so they can run fused (GPU) or as separate loops (host) with identical results for the same Math.
+  template <class Math>
   KOKKOS_FORCEINLINE_FUNCTION void dendrite(const int i, const Real vd, const Real vs, const Real i_c,
                                             const Real i_ext) const {
     const Real one = 1;
-    const Real q_inf = one / (one + Exp::eval((vd + Real(80)) * Real(0.25)));
-    const Real inv_tau_q = Exp::eval(Real(-0.086) * vd - Real(14.6)) + Exp::eval(Real(0.070) * vd - Real(1.87));
+    const Real q_inf = Math::div(one, one + Math::exp((vd + Real(80)) * Real(0.25)));
+    const Real inv_tau_q = Math::exp(Real(-0.086) * vd - Real(14.6)) + Math::exp(Real(0.070) * vd - Real(1.87));
     const Real q = cur(Q_H, i) + c.dt * ((q_inf - cur(Q_H, i)) * inv_tau_q);
 
-    const Real a_r = Real(1.7) / (one + Exp::eval((Real(5) - vd) * Real(1 / 13.9)));
-    const Real b_r = Real(0.02) * (vd + Real(8.5)) / (Exp::eval((vd + Real(8.5)) * Real(0.2)) - one);
+    const Real a_r = Math::div(Real(1.7), one + Math::exp((Real(5) - vd) * Real(1 / 13.9)));
+    const Real b_r = Math::div(Real(0.02) * (vd + Real(8.5)), Math::exp((vd + Real(8.5)) * Real(0.2)) - one);
     const Real r = cur(R_CAH, i) + c.dt * Real(0.2) * (a_r - cur(R_CAH, i) * (a_r + b_r));  // tau_r = 5/(a+b)
 
     const Real ca_old = cur(CA_CONC, i);
@@ -196,29 +205,29 @@ struct IoStepFunctor {
 
   }
 
-  template <class Exp>
+  template <class Math>
   KOKKOS_FORCEINLINE_FUNCTION void soma(const int i, const Real vd, const Real vs, const Real va) const {
     const Real one = 1;
-    const Real k_inf = one / (one + Exp::eval((vs + Real(61)) * Real(-1 / 4.2)));
-    const Real l_inf = one / (one + Exp::eval((vs + Real(85.5)) * Real(1 / 8.5)));
+    const Real k_inf = Math::div(one, one + Math::exp((vs + Real(61)) * Real(-1 / 4.2)));
+    const Real l_inf = Math::div(one, one + Math::exp((vs + Real(85.5)) * Real(1 / 8.5)));
     const Real tau_l =
-        Real(20) * Exp::eval((vs + Real(160)) * Real(1 / 30.0)) / (one + Exp::eval((vs + Real(84)) * Real(1 / 7.3))) + Real(35);
+        Math::div(Real(20) * Math::exp((vs + Real(160)) * Real(1 / 30.0)), one + Math::exp((vs + Real(84)) * Real(1 / 7.3))) + Real(35);
     const Real k = cur(K_CAL, i) + c.dt * (k_inf - cur(K_CAL, i));  // tau_k = 1
-    const Real l = cur(L_CAL, i) + c.dt * ((l_inf - cur(L_CAL, i)) / tau_l);
+    const Real l = cur(L_CAL, i) + c.dt * Math::div(l_inf - cur(L_CAL, i), tau_l);
 
-    const Real m = one / (one + Exp::eval((Real(-30) - vs) * Real(1 / 5.5)));
-    const Real h_inf = one / (one + Exp::eval((vs + Real(70)) * Real(1 / 5.8)));               // (-70-V)/-5.8
-    const Real inv_tau_h = Exp::eval((vs + Real(40)) * Real(1 / 33.0)) * Real(1 / 3.0);        // tau_h = 3 Exp::eval((-40-V)/33)
+    const Real m = Math::div(one, one + Math::exp((Real(-30) - vs) * Real(1 / 5.5)));
+    const Real h_inf = Math::div(one, one + Math::exp((vs + Real(70)) * Real(1 / 5.8)));  // (-70-V)/-5.8
+    const Real inv_tau_h = Math::exp((vs + Real(40)) * Real(1 / 33.0)) * Real(1 / 3.0);  // tau_h = 3 exp((-40-V)/33)
     const Real h = cur(H_NA, i) + c.dt * ((h_inf - cur(H_NA, i)) * inv_tau_h);
 
-    const Real n_inf = one / (one + Exp::eval((Real(-3) - vs) * Real(0.1)));
-    const Real p_inf = one / (one + Exp::eval((vs + Real(51)) * Real(1 / 12.0)));              // (-51-V)/-12
-    const Real inv_tau_n = one / (Real(5) + Real(47) * Exp::eval((vs + Real(50)) * Real(1 / 900.0)));
+    const Real n_inf = Math::div(one, one + Math::exp((Real(-3) - vs) * Real(0.1)));
+    const Real p_inf = Math::div(one, one + Math::exp((vs + Real(51)) * Real(1 / 12.0)));  // (-51-V)/-12
+    const Real inv_tau_n = Math::div(one, Real(5) + Real(47) * Math::exp((vs + Real(50)) * Real(1 / 900.0)));
     const Real n = cur(N_KDR, i) + c.dt * ((n_inf - cur(N_KDR, i)) * inv_tau_n);
     const Real p = cur(P_KDR, i) + c.dt * ((p_inf - cur(P_KDR, i)) * inv_tau_n);
 
-    const Real a_xs = Real(0.13) * (vs + Real(25)) / (one - Exp::eval((vs + Real(25)) * Real(-0.1)));
-    const Real b_xs = Real(1.69) * Exp::eval(Real(-0.0125) * (vs + Real(35)));
+    const Real a_xs = Math::div(Real(0.13) * (vs + Real(25)), one - Math::exp((vs + Real(25)) * Real(-0.1)));
+    const Real b_xs = Real(1.69) * Math::exp(Real(-0.0125) * (vs + Real(35)));
     const Real x_s = cur(X_KS, i) + c.dt_fast_k * (a_xs - cur(X_KS, i) * (a_xs + b_xs));  // tau = 1/(a+b)
 
     const Real i_ds = c.g_int_p1 * (vs - vd);
@@ -244,16 +253,16 @@ struct IoStepFunctor {
 
   }
 
-  template <class Exp>
+  template <class Math>
   KOKKOS_FORCEINLINE_FUNCTION Real axon(const int i, const Real vs, const Real va) const {
     const Real one = 1;
-    const Real m_a = one / (one + Exp::eval((Real(-30) - va) * Real(1 / 5.5)));
-    const Real h_inf_a = one / (one + Exp::eval((va + Real(60)) * Real(1 / 5.8)));             // (-60-V)/-5.8
-    const Real inv_tau_h_a = Exp::eval((va + Real(40)) * Real(1 / 33.0)) * Real(1 / 1.5);      // tau = 1.5 Exp::eval((-40-V)/33)
+    const Real m_a = Math::div(one, one + Math::exp((Real(-30) - va) * Real(1 / 5.5)));
+    const Real h_inf_a = Math::div(one, one + Math::exp((va + Real(60)) * Real(1 / 5.8)));  // (-60-V)/-5.8
+    const Real inv_tau_h_a = Math::exp((va + Real(40)) * Real(1 / 33.0)) * Real(1 / 1.5);  // tau = 1.5 exp((-40-V)/33)
     const Real h_a = cur(H_NA_A, i) + c.dt * ((h_inf_a - cur(H_NA_A, i)) * inv_tau_h_a);
 
-    const Real a_xa = Real(0.13) * (va + Real(25)) / (one - Exp::eval((va + Real(25)) * Real(-0.1)));
-    const Real b_xa = Real(1.69) * Exp::eval(Real(-0.0125) * (va + Real(35)));
+    const Real a_xa = Math::div(Real(0.13) * (va + Real(25)), one - Math::exp((va + Real(25)) * Real(-0.1)));
+    const Real b_xa = Real(1.69) * Math::exp(Real(-0.0125) * (va + Real(35)));
     const Real x_a = cur(X_KA, i) + c.dt_fast_k * (a_xa - cur(X_KA, i) * (a_xa + b_xa));
 
     const Real m_a3 = m_a * m_a * m_a;

@@ -1,12 +1,14 @@
 #pragma once
-// exp(double) for GPU kernels, with fewer FP64 instructions than the CUDA library's (the double IO step is limited
-// by instruction issue and latency, not by memory bandwidth: docs/performance.md). Table-driven:
-// x = (64 m + j) ln2/64 + r with |r| <= ln2/128, so exp(x) = 2^m * 2^(j/64) * e^r, with 2^(j/64) from a 64-entry
-// table (512 bytes, served by L1) and e^r - 1 from a degree-5 Taylor polynomial (truncation < 4e-17 relative),
-// added as s + s*(e^r - 1) in one fma. The library's exp is within 1 ulp; this one is checked by the test
-// io_device_exp to be within 1.5 ulp at 8e5 points on every backend, and the IO tests bound the effect on whole runs.
-// |x| > 708 (overflow, underflow) and NaN take the library's exp, so those results are the library's.
-// Host code, and device code other than CUDA's, call kx::exp.
+// exp and division for GPU kernels: NativeMath of the IO step (models/io/io_step.hpp). The double IO step is
+// limited by instruction issue and latency, not by memory bandwidth (docs/performance.md), so both trade the CUDA
+// library's last half ulp for fewer instructions. Host code, and device code other than CUDA's, call kx::exp and
+// divide.
+//
+// device_exp(double): x = (64 m + j) ln2/64 + r with |r| <= ln2/128, so exp(x) = 2^m * 2^(j/64) * e^r, with
+// 2^(j/64) from a 64-entry table (512 bytes, served by L1) and e^r - 1 from a degree-5 Taylor polynomial
+// (truncation < 4e-17 relative), added as s + s*(e^r - 1) in one fma. The library's exp is within 1 ulp; the test
+// io_device_math checks this one to 1.5 ulp at 8e5 points on every backend. |x| > 708 (overflow, underflow) and
+// NaN take the library's exp. device_exp(float) is the library's expf.
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
@@ -63,5 +65,30 @@ KOKKOS_FORCEINLINE_FUNCTION double device_exp(double x) {
 }
 
 KOKKOS_FORCEINLINE_FUNCTION float device_exp(float x) { return kx::exp(x); }
+
+// a / b for GPU kernels without the IEEE division's slow-path test and branch. Double: the hardware's reciprocal
+// estimate, two Newton steps and one correction of the quotient (within 1 ulp of a / b in the test io_device_math).
+// Float: __fdividef, MUFU reciprocal and a product (within 2 ulp for 2^-126 <= |b| <= 2^126; 0 above). Host code
+// divides.
+KOKKOS_FORCEINLINE_FUNCTION double device_div(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  double y;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(b));
+  y = fma(y, fma(-b, y, 1.0), y);
+  y = fma(y, fma(-b, y, 1.0), y);
+  const double q = a * y;
+  return fma(fma(-b, q, a), y, q);
+#else
+  return a / b;
+#endif
+}
+
+KOKKOS_FORCEINLINE_FUNCTION float device_div(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fdividef(a, b);
+#else
+  return a / b;
+#endif
+}
 
 }  // namespace kbrain

@@ -1,0 +1,110 @@
+// device_exp and device_div (models/common/device_math.hpp), the exp and division of the IO kernels' NativeMath,
+// on every backend (the CUDA paths are the table-driven exp and the reciprocal-estimate division; host backends
+// call libm and divide): accuracy in ulp, and the library's results outside the table's range.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "models/common/device_math.hpp"
+#include "tests/backend_types.hpp"
+
+namespace {
+
+// f(a[i], b[i]) evaluated on the backend.
+template <class Backend, class Real, class F>
+std::vector<Real> on_backend(const std::vector<Real>& a, const std::vector<Real>& b, F f) {
+  using Mem = typename Backend::memory_space;
+  Kokkos::View<Real*, Mem> va("a", a.size()), vb("b", a.size()), out("out", a.size());
+  auto ha = Kokkos::create_mirror_view(va);
+  auto hb = Kokkos::create_mirror_view(vb);
+  for (std::size_t i = 0; i < a.size(); ++i) ha(i) = a[i], hb(i) = b.empty() ? Real(0) : b[i];
+  Kokkos::deep_copy(va, ha);
+  Kokkos::deep_copy(vb, hb);
+  Kokkos::parallel_for(
+      "device_math", Kokkos::RangePolicy<typename Backend::execution_space>(0, static_cast<int>(a.size())),
+      KOKKOS_LAMBDA(const int i) { out(i) = f(va(i), vb(i)); });
+  Kokkos::deep_copy(ha, out);
+  return std::vector<Real>(ha.data(), ha.data() + ha.extent(0));
+}
+
+struct Exp {
+  KOKKOS_INLINE_FUNCTION double operator()(double x, double) const { return kbrain::device_exp(x); }
+};
+struct Div {
+  template <class Real>
+  KOKKOS_INLINE_FUNCTION Real operator()(Real a, Real b) const { return kbrain::device_div(a, b); }
+};
+
+// |got - exact| in units in the last place of got.
+template <class Real>
+double ulp_error(long double exact, Real got) {
+  const Real ulp = std::nextafter(got, std::numeric_limits<Real>::infinity()) - got;
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - exact) / ulp);
+}
+
+}  // namespace
+
+TEST_SUITE("io_model") {
+  TEST_CASE_TEMPLATE_DEFINE("device_exp: within 1.5 ulp of exp, the library's outside [-708, 708]", Backend,
+                            io_device_exp) {
+    std::vector<double> x;
+    const int n = 400000;
+    for (int i = 0; i <= n; ++i) x.push_back(-708.0 + 1416.0 * i / n);        // the whole range, 3.5e-3 apart
+    for (int i = 0; i <= n; ++i) x.push_back(-60.0 + 120.0 * i / n + 1e-7);  // the model's range, densely
+    for (const double v : {0.0, -0.0, 1e-300, -1e-300, 708.0, -708.0}) x.push_back(v);
+    const std::vector<double> y = on_backend<Backend>(x, {}, Exp{});
+    double worst = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) worst = std::fmax(worst, ulp_error(std::exp((long double)x[i]), y[i]));
+    CAPTURE(worst);
+    CHECK(worst <= 1.5);
+    CHECK(y[y.size() - 6] == 1.0);
+
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> edge = {709.5, 710.0, inf, -745.0, -800.0, -inf, std::nan("")};
+    const std::vector<double> e = on_backend<Backend>(edge, {}, Exp{});
+    CHECK(ulp_error(std::exp(709.5L), e[0]) <= 1.0);
+    CHECK(e[1] == inf);
+    CHECK(e[2] == inf);
+    CHECK(e[3] >= 0.0);  // the smallest subnormal, or 0 where the library flushes it (CUDA)
+    CHECK(e[3] < 1e-320);
+    CHECK(e[4] == 0.0);
+    CHECK(e[5] == 0.0);
+    CHECK(std::isnan(e[6]));
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_device_exp, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("device_div: within 1 ulp (double) and 2 ulp (float) of a / b", Backend, io_device_div) {
+    // Quotients as the IO step forms them: 1 / (1 + e), c*(V + k) / (e - 1), rates / tau, over magnitudes 1e-30..1e30.
+    std::vector<double> a, b;
+    for (int i = 0; i < 200000; ++i) {
+      const double u = std::sin(1.0 + i * 0.7071), w = std::cos(2.0 + i * 0.3183);
+      a.push_back((i % 3 == 0 ? 1.0 : u * 100.0) * std::pow(10.0, (i % 61) - 30) / 1e10);
+      b.push_back((i % 2 == 0 ? 1.0 + std::exp(40.0 * w) : w * 50.0 + 1e-3) * std::pow(10.0, (i % 41) - 20));
+    }
+    const std::vector<double> q = on_backend<Backend>(a, b, Div{});
+    double worst = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      worst = std::fmax(worst, ulp_error(static_cast<long double>(a[i]) / static_cast<long double>(b[i]), q[i]));
+    CAPTURE(worst);
+    CHECK(worst <= 1.0);
+
+    std::vector<float> af, bf;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (std::fabs(b[i]) < 1e30 && std::fabs(b[i]) > 1e-30 && std::fabs(a[i]) < 1e30) {
+        af.push_back(static_cast<float>(a[i]));
+        bf.push_back(static_cast<float>(b[i]));
+      }
+    const std::vector<float> qf = on_backend<Backend>(af, bf, Div{});
+    double worst_f = 0;
+    for (std::size_t i = 0; i < af.size(); ++i)
+      worst_f = std::fmax(worst_f, ulp_error(static_cast<long double>(af[i]) / static_cast<long double>(bf[i]), qf[i]));
+    CAPTURE(worst_f);
+    CHECK(worst_f <= 2.0);
+    CHECK(af.size() > 100000);
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_device_div, KBRAIN_TEST_BACKENDS);
+}
