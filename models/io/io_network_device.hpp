@@ -27,9 +27,8 @@ struct DeviceGapNetwork {
     d.cells = net.cells;
     d.mesh = use_mesh_kernel && net.is_mesh() && net.conductance.empty();
     if (d.mesh) {
-      d.grid.rows = static_cast<int>(net.mesh_rows);
-      d.grid.cols = static_cast<int>(net.mesh_cols);
-      d.grid.g = Real(net.constant_conductance);
+      d.grid = MeshGapJunctions<Real, Mem>::make(static_cast<int>(net.mesh_rows), static_cast<int>(net.mesh_cols),
+                                                 Real(net.constant_conductance));
       return d;
     }
     const auto csr = GeneratedNetwork<Real, Mem>::from_host(net);
