@@ -26,16 +26,33 @@ for stage in $stages; do
   echo "=== $stage ($(date -u +%H:%M:%S))"
   case "$stage" in
     simd)
-      OMP_NUM_THREADS=1 "$bench" --benchmark_min_time=0.3 \
+      # 5 repetitions in random order, medians: the lent VMs vary by 10-30 % between runs of a few iterations
+      OMP_NUM_THREADS=1 "$bench" --benchmark_min_time=0.3 --benchmark_repetitions=5 \
+        --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true \
         --benchmark_filter='io_step(_scalar)?/serial/(float|double)/256x256/(mesh|csr)' 2>/dev/null |
-        tee "$out/simd.txt" || rc=1 ;;
+        tee "$out/simd.txt" || rc=1
+      python3 - "$out/simd.txt" <<'PY' | tee "$out/simd_gain.md"
+import re, sys
+med, cv = {}, {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(io_step(?:_scalar)?)/serial/(\w+)/256x256/(\w+)/real_time_(median|cv) .*?ns_per_cell_step=([0-9.]+)(%?)", line)
+    if m: (med if m.group(4) == "median" else cv)[(m.group(1), m.group(2), m.group(3))] = float(m.group(5))
+print("| layout | precision | SIMD ns/cell-step (median of 5) | scalar | SIMD gain |")
+print("|---|---|---:|---:|---:|")
+for layout in ("mesh", "csr"):
+    for prec in ("float", "double"):
+        v, s = med.get(("io_step", prec, layout)), med.get(("io_step_scalar", prec, layout))
+        if v and s: print(f"| {layout} | {prec} | {v:.1f} | {s:.1f} | {s / v:.2f}x |")
+PY
+      ;;
     omp)
       # the IO step and a plain copy kernel at each thread count: the copy's bandwidth is the roof the step's
       # bytes (bench/io_step_bytes.hpp) are measured against
       for t in ${KBRAIN_OMP_THREADS:-1 2 4 8 16}; do
         OMP_NUM_THREADS=$t OMP_PROC_BIND=spread OMP_PLACES=cores "$bench" --benchmark_min_time=0.3 \
+          --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
           --benchmark_filter='^io_step/openmp/(float|double)/1024x1024/mesh|^copy_bandwidth/openmp/kernel' \
-          2>/dev/null | grep -E '^(io_step|copy_bandwidth)' | sed "s/^/threads=$t /"
+          2>/dev/null | grep -E '^(io_step|copy_bandwidth).*_median ' | sed "s/^/threads=$t /"
       done | tee "$out/omp.txt" || rc=1
       python3 - "$out/omp.txt" <<'PY' | tee "$out/omp_efficiency.md"
 import re, sys
