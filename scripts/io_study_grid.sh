@@ -10,7 +10,8 @@
 # Environment: KBRAIN_BUILD (default build/cuda, else build/host), KBRAIN_GRID_SIZES / KBRAIN_GRID_PRECISIONS /
 #   KBRAIN_GRID_DENSITIES / KBRAIN_GRID_BACKENDS (override the files' lists; e.g. the grid in chunks that fit one
 #   device call each: KBRAIN_GRID_DENSITIES=1000 KBRAIN_GRID_SIZES=2097152,4194304), KBRAIN_GRID_KINDS (default "uniform gaussian"), KBRAIN_GRID_STEPS (default 2000),
-#   KBRAIN_OMP_THREADS (default "1 2 4 8 16").
+#   KBRAIN_OMP_THREADS (default "1 2 4 8 16"), KBRAIN_OMP_SIZES (meshes of the omp stage, a regex alternation;
+#   default 1024x1024, e.g. "256x256|1024x1024": 256^2 keeps its state in the last-level cache).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:?usage: scripts/io_study_grid.sh OUT [stages]}"
@@ -51,7 +52,7 @@ PY
       for t in ${KBRAIN_OMP_THREADS:-1 2 4 8 16}; do
         OMP_NUM_THREADS=$t OMP_PROC_BIND=spread OMP_PLACES=cores "$bench" --benchmark_min_time=0.3 \
           --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
-          --benchmark_filter='^io_step/openmp/(float|double)/1024x1024/mesh|^copy_bandwidth/openmp/kernel' \
+          --benchmark_filter="^io_step/openmp/(float|double)/(${KBRAIN_OMP_SIZES:-1024x1024})/mesh|^copy_bandwidth/openmp/kernel" \
           2>/dev/null | grep -E '^(io_step|copy_bandwidth).*_median ' | sed "s/^/threads=$t /"
       done | tee "$out/omp.txt" || rc=1
       python3 - "$out/omp.txt" <<'PY' | tee "$out/omp_efficiency.md"
@@ -62,11 +63,11 @@ def rate(text):  # bytes_per_second, e.g. 19.98G/s (GiB/s)
     return float(m.group(1)) * unit[m.group(2)] if m else float("nan")
 rows, copy = {}, {}
 for line in open(sys.argv[1]):
-    m = re.match(r"threads=(\d+) io_step/openmp/(\w+)/.*?ns_per_cell_step=([0-9.]+)", line)
-    if m: rows.setdefault(m.group(2), {})[int(m.group(1))] = (float(m.group(3)), rate(line))
+    m = re.match(r"threads=(\d+) io_step/openmp/(\w+)/(\w+)/.*?ns_per_cell_step=([0-9.]+)", line)
+    if m: rows.setdefault(f"{m.group(2)} {m.group(3)}", {})[int(m.group(1))] = (float(m.group(4)), rate(line))
     m = re.match(r"threads=(\d+) copy_bandwidth/openmp/kernel", line)
     if m: copy[int(m.group(1))] = rate(line)
-print("| precision | threads | ns/cell-step | speedup | efficiency | step GiB/s | copy GiB/s | step / copy |")
+print("| precision, mesh | threads | ns/cell-step | speedup | efficiency | step GiB/s | copy GiB/s | step / copy |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
 for prec, by in rows.items():
     t1 = by.get(1, (None,))[0]
