@@ -36,30 +36,43 @@ struct CsrGapJunctions {
     return ic;
   }
 
-  // Host: currents of cells b .. b+len-1 into out[]. Terms are computed in SIMD blocks, then added in junction
-  // order, so the sums equal current() for the same Math.
+  // Host: currents of cells b .. b+len-1 (len <= 64) into out[]. The junctions of the whole chunk are one
+  // contiguous CSR range: their terms are computed in SIMD blocks across cell boundaries (rows of 8 or 10 junctions
+  // would each leave most of a vector loop to its scalar remainder), with each junction's own cell voltage spread
+  // beside it, then added per cell in junction order, so the sums equal current() for the same Math.
   template <class Math>
   void chunk_currents(int b, int len, const StateView<Real, Mem>& s, Real* out) const {
-    constexpr int kBlock = 128;
-    Real t[kBlock];
+    constexpr int kBlock = 256;
+    Real t[kBlock], own[kBlock];
     const Real* vdend = &s(V_DEND, 0);  // raw row: lets the vectoriser gather
     const std::int32_t* src = sources.data();
-    for (int k = 0; k < len; ++k) {
-      const int i = b + k;
-      const Real vd = vdend[i];
-      Real ic = 0;
-      for (std::int64_t j0 = offsets(i), e = offsets(i + 1); j0 < e; j0 += kBlock) {
-        const int m = e - j0 < kBlock ? static_cast<int>(e - j0) : kBlock;
-        if (g.extent(0) == 0) {
-#pragma omp simd
-          for (int q = 0; q < m; ++q) t[q] = gap_term<Math>(g_const, vd - vdend[src[j0 + q]]);
-        } else {
-#pragma omp simd
-          for (int q = 0; q < m; ++q) t[q] = gap_term<Math>(g(j0 + q), vd - vdend[src[j0 + q]]);
-        }
-        for (int q = 0; q < m; ++q) ic += t[q];
+    const std::int64_t* off = offsets.data();
+    for (int k = 0; k < len; ++k) out[k] = 0;
+    int first = 0;  // first cell whose junctions are not all summed yet
+    for (std::int64_t j0 = off[b], end = off[b + len]; j0 < end; j0 += kBlock) {
+      const int m = end - j0 < kBlock ? static_cast<int>(end - j0) : kBlock;
+      const std::int64_t j1 = j0 + m;
+      for (int k = first; k < len && off[b + k] < j1; ++k) {
+        const int lo = static_cast<int>((off[b + k] > j0 ? off[b + k] : j0) - j0);
+        const int hi = static_cast<int>((off[b + k + 1] < j1 ? off[b + k + 1] : j1) - j0);
+        for (int q = lo; q < hi; ++q) own[q] = vdend[b + k];
       }
-      out[k] = ic;
+      if (g.extent(0) == 0) {
+#pragma omp simd
+        for (int q = 0; q < m; ++q) t[q] = gap_term<Math>(g_const, own[q] - vdend[src[j0 + q]]);
+      } else {
+        const Real* gj = g.data() + j0;
+#pragma omp simd
+        for (int q = 0; q < m; ++q) t[q] = gap_term<Math>(gj[q], own[q] - vdend[src[j0 + q]]);
+      }
+      for (int k = first; k < len && off[b + k] < j1; ++k) {
+        const int lo = static_cast<int>((off[b + k] > j0 ? off[b + k] : j0) - j0);
+        const int hi = static_cast<int>((off[b + k + 1] < j1 ? off[b + k + 1] : j1) - j0);
+        Real ic = out[k];
+        for (int q = lo; q < hi; ++q) ic += t[q];
+        out[k] = ic;
+        if (off[b + k + 1] <= j1) first = k + 1;
+      }
     }
   }
 };
