@@ -4,7 +4,8 @@
 // the vectoriser cannot see through (its vector variants need -ffast-math).
 // Accuracy: double degree-13 polynomial on |r| <= ln2/2, truncation < 5e-18 relative (about 1 ulp overall);
 // float degree 7, truncation < 6e-9 relative (about 1 ulp). Inputs are clamped to the finite range.
-// Host-only (GPU kernels use models/common/device_math.hpp). Needs -fno-trapping-math for GCC to if-convert the clamps.
+// Host-only (GPU kernels use models/common/device_math.hpp). Needs -fno-trapping-math for GCC to if-convert the
+// clamps.
 #include <cstdint>
 #include <cstring>
 
