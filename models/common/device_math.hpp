@@ -76,7 +76,8 @@ KOKKOS_FORCEINLINE_FUNCTION double device_exp(double x) {
 KOKKOS_FORCEINLINE_FUNCTION float device_exp(float x) { return kx::exp(x); }
 
 // a / b for GPU kernels without the IEEE division's slow-path test and branch. Double: the hardware's reciprocal
-// estimate, two Newton steps and one correction of the quotient (within 1 ulp of a / b in the test io_device_math).
+// estimate, two Newton steps and one correction of the quotient (within 1 ulp of a / b in the test io_device_math);
+// b = 0 or +-inf gives NaN where a / b gives +-inf or 0 (in the IO step only in a state that has already blown up).
 // Float: __fdividef, MUFU reciprocal and a product (within 2 ulp for 2^-126 <= |b| <= 2^126; 0 above). Host code
 // divides.
 KOKKOS_FORCEINLINE_FUNCTION double device_div(double a, double b) {

@@ -84,7 +84,7 @@ template <class Real, class Mem>
 struct MeshGapJunctions {
   int rows = 0, cols = 0;
   Real g = Real(0.04);
-  double inv_cols = 0;  // 1.0 / cols
+  double inv_cols = 0;  // 1.0 / cols: build with make(), which sets it
 
   static MeshGapJunctions make(int rows, int cols, Real g) {
     MeshGapJunctions m;
