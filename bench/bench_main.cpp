@@ -1,10 +1,19 @@
 // Google Benchmark: the IO step per backend, float/double, mesh 64^2 ... 2048^2 cells (4K ... 4M), mesh kernel and
 // CSR kernel; plus the device copy bandwidth measured in the same process, so effective GB/s of the step can be read
-// as a fraction of what the memory system delivers.
+// as a fraction of what the memory system delivers. After the runs, a table gives that fraction for every IO-step
+// benchmark (bench/copy_fraction.hpp), with a copy probe of its own for backends whose copy benchmarks were
+// filtered out. --benchmark_format=json|csv prints Google Benchmark's own output only.
 //   ns_per_cell_step   time per cell per step
 //   bytes_per_second   bytes the step must move (bench/io_step_bytes.hpp) / time
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +25,7 @@
 #endif
 
 #include "backends/registry.hpp"
+#include "bench/copy_fraction.hpp"
 #include "bench/io_step_bytes.hpp"
 #include "core/network/gap_network.hpp"
 #include "core/network/generate_network.hpp"
@@ -124,8 +134,8 @@ void bm_deep_copy(benchmark::State& state, std::int64_t bytes) {
   Kokkos::View<double*, Mem> a("copy_a", n), b("copy_b", n);
   Kokkos::deep_copy(a, 1.0);
   for (auto _ : state) {
-    Kokkos::deep_copy(b, a);
-    typename Backend::execution_space().fence();
+    Kokkos::deep_copy(typename Backend::execution_space(), b, a);  // on the backend's own space (a plain host
+    typename Backend::execution_space().fence();                   // deep_copy may use every OpenMP thread)
   }
   state.SetBytesProcessed(2 * n * sizeof(double) * state.iterations());  // read + write
 }
@@ -144,9 +154,86 @@ void bm_copy(benchmark::State& state, std::int64_t bytes) {
   state.SetBytesProcessed(2 * n * sizeof(double) * state.iterations());  // read + write
 }
 
+// Copy bandwidth of a backend outside Google Benchmark (best of 10 copies of 256 MiB each way), for the fraction
+// table when the copy_bandwidth benchmarks of that backend did not run.
+template <class Backend>
+std::vector<bench::CopyRate> probe_copy_bandwidth() {
+  using Mem = typename Backend::memory_space;
+  using Exec = typename Backend::execution_space;
+  const std::int64_t n = (std::int64_t(256) << 20) / sizeof(double);
+  Kokkos::View<double*, Mem> a("copy_a", n), b("copy_b", n);
+  Kokkos::deep_copy(a, 1.0);
+  auto best_of = [&](auto copy) {
+    double best = 0;
+    for (int r = 0; r < 10; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      copy();
+      Exec().fence();
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      best = std::max(best, 2.0 * double(n) * sizeof(double) / s);  // read + write
+    }
+    return best;
+  };
+  const double deep = best_of([&] { Kokkos::deep_copy(Exec(), b, a); });
+  const double kernel = best_of([&] {
+    Kokkos::parallel_for("kbrain::bench::copy_probe", Kokkos::RangePolicy<Exec>(0, n),
+                         KOKKOS_LAMBDA(const std::int64_t i) { b(i) = a(i); });
+  });
+  return {{Backend::name, "probe_deep_copy", deep}, {Backend::name, "probe_kernel", kernel}};
+}
+
+std::map<std::string, std::function<std::vector<bench::CopyRate>()>>& copy_probes() {
+  static std::map<std::string, std::function<std::vector<bench::CopyRate>()>> probes;
+  return probes;
+}
+
+// Google Benchmark's console output, plus every run's bytes/s (the median when there are repetitions).
+class RateRecorder : public benchmark::ConsoleReporter {
+ public:
+  RateRecorder() : ConsoleReporter(isatty(fileno(stdout)) ? OO_Color : OO_None) {}
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      const auto rate = r.counters.find("bytes_per_second");
+      if (r.error_occurred || rate == r.counters.end()) continue;
+      std::string name = r.benchmark_name();
+      if (r.run_type == Run::RT_Aggregate) {
+        if (r.aggregate_name != "median") continue;
+        name = name.substr(0, name.size() - std::strlen("_median"));
+      }
+      rates[name] = rate->second.value;
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  std::map<std::string, double> rates;
+};
+
+void print_copy_fractions(const std::map<std::string, double>& rates) {
+  std::vector<bench::StepRate> steps;
+  std::vector<bench::CopyRate> copies;
+  for (const auto& [name, rate] : rates) {
+    if (name.rfind("copy_bandwidth/", 0) == 0) {
+      const std::string rest = name.substr(name.find('/', std::strlen("copy_bandwidth/")) + 1);
+      copies.push_back({bench::backend_of(name), rest.substr(0, rest.find('/')), rate});
+    } else if (name.rfind("io_step", 0) == 0) {
+      steps.push_back({name, rate});
+    }
+  }
+  for (const auto& s : steps) {
+    const std::string b = bench::backend_of(s.name);
+    const bool measured = std::any_of(copies.begin(), copies.end(), [&](const auto& c) { return c.backend == b; });
+    if (!measured && copy_probes().count(b))
+      for (const auto& c : copy_probes()[b]()) copies.push_back(c);
+  }
+  const auto rows = bench::copy_fractions(steps, copies);
+  if (rows.empty()) return;
+  std::printf("\nAchieved fraction of copy bandwidth: bytes the step must move per second / the fastest copy of the same "
+              "backend, in this process\n%s", bench::format_fractions(rows).c_str());
+}
+
 template <class Backend>
 void register_backend() {
   const std::string b = Backend::name;
+  copy_probes()[b] = [] { return probe_copy_bandwidth<Backend>(); };
   // Serial/OpenMP stop at 1M cells (a 4M-cell serial step takes seconds); CUDA goes to 4M.
   std::vector<std::int64_t> sides = {64, 256, 1024};
   if (Backend::is_gpu) sides.push_back(2048);
@@ -242,9 +329,19 @@ int main(int argc, char** argv) {
   for_each_backend([](auto tag) { register_backend<typename decltype(tag)::type>(); });
   kbrain::bench::register_spiking_benchmarks();  // bench_spiking.cpp
   kbrain::bench::register_cortex_benchmarks();   // bench_cortex_hh.cpp
+  bool console = true;  // another --benchmark_format: Google Benchmark's output alone
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--benchmark_format=", 19) == 0 && std::strcmp(argv[i] + 19, "console") != 0)
+      console = false;
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
+  if (console) {
+    RateRecorder reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    print_copy_fractions(reporter.rates);
+  } else {
+    benchmark::RunSpecifiedBenchmarks();
+  }
   benchmark::Shutdown();
   return 0;
 }
