@@ -36,9 +36,9 @@ static __device__ const double kExp2Sixtyfourths[64] = {
     0x1.d5818dcfba487p+0, 0x1.da9e603db3285p+0, 0x1.dfc97337b9b5fp+0, 0x1.e502ee78b3ff6p+0,
     0x1.ea4afa2a490dap+0, 0x1.efa1bee615a27p+0, 0x1.f50765b6e4540p+0, 0x1.fa7c1819e90d8p+0,
 };
-// The constants of device_exp. In constant memory they are operands of the FP64 instructions; as literals that
-// do not fit an instruction's 32-bit immediate, the compiler materialised each in two register moves per use, 12
-// extra instructions per exponential (cuobjdump of the IO step).
+// The constants of device_exp. As literals that do not fit an instruction's 32-bit immediate, the compiler
+// materialised each in two register moves per use (12 per exponential in the IO step's SASS). From constant memory
+// it loads them with ULDC instead: fewer static instructions, no measured change in speed (docs/performance.md).
 enum ExpConstant { kInvLn2x64, kLn2x64Hi, kLn2x64Lo, kC5, kC4, kC3, kNumExpConstants };
 static __constant__ double kExpConstants[kNumExpConstants] = {
     0x1.71547652b82fep+6,   // 64 / ln2
