@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -126,60 +127,53 @@ void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std:
       double(generated.junctions()) * kStepsPerIteration, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// Device memory bandwidth two ways: Kokkos::deep_copy (cudaMemcpy / memcpy) and a Kokkos copy kernel.
+// Device memory bandwidth two ways: Kokkos::deep_copy (cudaMemcpy / memcpy) on the backend's own execution space (a
+// plain host deep_copy may use every OpenMP thread), and a Kokkos copy kernel. Each copy is fenced.
 template <class Backend>
-void bm_deep_copy(benchmark::State& state, std::int64_t bytes) {
-  using Mem = typename Backend::memory_space;
-  const std::int64_t n = bytes / sizeof(double);
-  Kokkos::View<double*, Mem> a("copy_a", n), b("copy_b", n);
-  Kokkos::deep_copy(a, 1.0);
-  for (auto _ : state) {
-    Kokkos::deep_copy(typename Backend::execution_space(), b, a);  // on the backend's own space (a plain host
-    typename Backend::execution_space().fence();                   // deep_copy may use every OpenMP thread)
-  }
-  state.SetBytesProcessed(2 * n * sizeof(double) * state.iterations());  // read + write
-}
-
-template <class Backend>
-void bm_copy(benchmark::State& state, std::int64_t bytes) {
-  using Mem = typename Backend::memory_space;
+struct CopyBuffers {
   using Exec = typename Backend::execution_space;
-  const std::int64_t n = bytes / sizeof(double);
-  Kokkos::View<double*, Mem> a("copy_a", n), b("copy_b", n);
-  Kokkos::deep_copy(a, 1.0);
-  for (auto _ : state) {
-    Kokkos::parallel_for("kbrain::bench::copy", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t i) { b(i) = a(i); });
+  Kokkos::View<double*, typename Backend::memory_space> a, b;
+
+  explicit CopyBuffers(std::int64_t bytes) : a("copy_a", bytes / sizeof(double)), b("copy_b", bytes / sizeof(double)) {
+    Kokkos::deep_copy(a, 1.0);
+  }
+  double bytes_moved() const { return 2.0 * double(a.extent(0)) * sizeof(double); }  // read + write
+  void deep_copy() const {
+    Kokkos::deep_copy(Exec(), b, a);
     Exec().fence();
   }
-  state.SetBytesProcessed(2 * n * sizeof(double) * state.iterations());  // read + write
+  void kernel_copy() const {
+    const auto src = a;
+    const auto dst = b;
+    Kokkos::parallel_for("kbrain::bench::copy", Kokkos::RangePolicy<Exec>(0, std::int64_t(src.extent(0))),
+                         KOKKOS_LAMBDA(const std::int64_t i) { dst(i) = src(i); });
+    Exec().fence();
+  }
+};
+
+template <class Backend>
+void bm_copy(benchmark::State& state, std::int64_t bytes, bool kernel) {
+  const CopyBuffers<Backend> buffers(bytes);
+  for (auto _ : state) kernel ? buffers.kernel_copy() : buffers.deep_copy();
+  state.SetBytesProcessed(static_cast<std::int64_t>(buffers.bytes_moved() * double(state.iterations())));
 }
 
 // Copy bandwidth of a backend outside Google Benchmark (best of 10 copies of 256 MiB each way), for the fraction
 // table when the copy_bandwidth benchmarks of that backend did not run.
 template <class Backend>
 std::vector<bench::CopyRate> probe_copy_bandwidth() {
-  using Mem = typename Backend::memory_space;
-  using Exec = typename Backend::execution_space;
-  const std::int64_t n = (std::int64_t(256) << 20) / sizeof(double);
-  Kokkos::View<double*, Mem> a("copy_a", n), b("copy_b", n);
-  Kokkos::deep_copy(a, 1.0);
-  auto best_of = [&](auto copy) {
+  const CopyBuffers<Backend> buffers(std::int64_t(256) << 20);
+  auto best_of = [&](bool kernel) {
     double best = 0;
     for (int r = 0; r < 10; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      copy();
-      Exec().fence();
+      kernel ? buffers.kernel_copy() : buffers.deep_copy();
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      best = std::max(best, 2.0 * double(n) * sizeof(double) / s);  // read + write
+      best = std::max(best, buffers.bytes_moved() / s);
     }
     return best;
   };
-  const double deep = best_of([&] { Kokkos::deep_copy(Exec(), b, a); });
-  const double kernel = best_of([&] {
-    Kokkos::parallel_for("kbrain::bench::copy_probe", Kokkos::RangePolicy<Exec>(0, n),
-                         KOKKOS_LAMBDA(const std::int64_t i) { b(i) = a(i); });
-  });
-  return {{Backend::name, "probe_deep_copy", deep}, {Backend::name, "probe_kernel", kernel}};
+  return {{Backend::name, "probe_deep_copy", best_of(false)}, {Backend::name, "probe_kernel", best_of(true)}};
 }
 
 std::map<std::string, std::function<std::vector<bench::CopyRate>()>>& copy_probes() {
@@ -210,20 +204,20 @@ class RateRecorder : public benchmark::ConsoleReporter {
 void print_copy_fractions(const std::map<std::string, double>& rates) {
   std::vector<bench::StepRate> steps;
   std::vector<bench::CopyRate> copies;
+  std::set<std::string> copied, stepped;  // backends with a copy rate, with a step rate
   for (const auto& [name, rate] : rates) {
+    const std::string backend = bench::name_component(name, 1);
     if (name.rfind("copy_bandwidth/", 0) == 0) {
-      const std::string rest = name.substr(name.find('/', std::strlen("copy_bandwidth/")) + 1);
-      copies.push_back({bench::backend_of(name), rest.substr(0, rest.find('/')), rate});
+      copies.push_back({backend, bench::name_component(name, 2), rate});
+      copied.insert(backend);
     } else if (name.rfind("io_step", 0) == 0) {
       steps.push_back({name, rate});
+      stepped.insert(backend);
     }
   }
-  for (const auto& s : steps) {
-    const std::string b = bench::backend_of(s.name);
-    const bool measured = std::any_of(copies.begin(), copies.end(), [&](const auto& c) { return c.backend == b; });
-    if (!measured && copy_probes().count(b))
+  for (const std::string& b : stepped)
+    if (!copied.count(b) && copy_probes().count(b))
       for (const auto& c : copy_probes()[b]()) copies.push_back(c);
-  }
   const auto rows = bench::copy_fractions(steps, copies);
   if (rows.empty()) return;
   std::printf("\nAchieved fraction of copy bandwidth: bytes the step must move per second / the fastest copy of the same "
@@ -308,11 +302,11 @@ void register_backend() {
     register_variants(double{}, "double", double_tiles);
   }
   benchmark::RegisterBenchmark(("copy_bandwidth/" + b + "/kernel/256MiB").c_str(),
-                               [](benchmark::State& s) { bm_copy<Backend>(s, std::int64_t(256) << 20); })
+                               [](benchmark::State& s) { bm_copy<Backend>(s, std::int64_t(256) << 20, true); })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
   benchmark::RegisterBenchmark(("copy_bandwidth/" + b + "/deep_copy/256MiB").c_str(),
-                               [](benchmark::State& s) { bm_deep_copy<Backend>(s, std::int64_t(256) << 20); })
+                               [](benchmark::State& s) { bm_copy<Backend>(s, std::int64_t(256) << 20, false); })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
 }

@@ -29,13 +29,21 @@ struct FractionRow {
   double fraction = 0;
 };
 
-// The second component of a benchmark name: "io_step/cuda/..." -> "cuda" ("" when there is none).
-inline std::string backend_of(const std::string& name) {
-  const auto a = name.find('/');
-  if (a == std::string::npos) return "";
-  const auto b = name.find('/', a + 1);
-  return name.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+// Component k (from 0) of a '/'-separated benchmark name: ("copy_bandwidth/cuda/kernel/256MiB", 2) -> "kernel";
+// "" when there are fewer components.
+inline std::string name_component(const std::string& name, int k) {
+  std::size_t begin = 0;
+  for (int i = 0; i < k; ++i) {
+    begin = name.find('/', begin);
+    if (begin == std::string::npos) return "";
+    ++begin;
+  }
+  const auto end = name.find('/', begin);
+  return name.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
+
+// The backend of a benchmark name: "io_step/cuda/..." -> "cuda".
+inline std::string backend_of(const std::string& name) { return name_component(name, 1); }
 
 // One row per step rate whose backend has a copy rate, against that backend's fastest copy.
 inline std::vector<FractionRow> copy_fractions(const std::vector<StepRate>& steps, const std::vector<CopyRate>& copies) {

@@ -52,11 +52,11 @@ struct CsrGapJunctions {
     for (std::int64_t j0 = off[b], end = off[b + len]; j0 < end; j0 += kBlock) {
       const int m = end - j0 < kBlock ? static_cast<int>(end - j0) : kBlock;
       const std::int64_t j1 = j0 + m;
-      for (int k = first; k < len && off[b + k] < j1; ++k) {
-        const int lo = static_cast<int>((off[b + k] > j0 ? off[b + k] : j0) - j0);
-        const int hi = static_cast<int>((off[b + k + 1] < j1 ? off[b + k + 1] : j1) - j0);
-        for (int q = lo; q < hi; ++q) own[q] = vdend[b + k];
-      }
+      // Cell k's junctions within this block: [lo, hi) relative to j0.
+      const auto lo = [&](int k) { return static_cast<int>((off[b + k] > j0 ? off[b + k] : j0) - j0); };
+      const auto hi = [&](int k) { return static_cast<int>((off[b + k + 1] < j1 ? off[b + k + 1] : j1) - j0); };
+      for (int k = first; k < len && off[b + k] < j1; ++k)
+        for (int q = lo(k), e = hi(k); q < e; ++q) own[q] = vdend[b + k];
       if (g.extent(0) == 0) {
 #pragma omp simd
         for (int q = 0; q < m; ++q) t[q] = gap_term<Math>(g_const, own[q] - vdend[src[j0 + q]]);
@@ -66,10 +66,8 @@ struct CsrGapJunctions {
         for (int q = 0; q < m; ++q) t[q] = gap_term<Math>(gj[q], own[q] - vdend[src[j0 + q]]);
       }
       for (int k = first; k < len && off[b + k] < j1; ++k) {
-        const int lo = static_cast<int>((off[b + k] > j0 ? off[b + k] : j0) - j0);
-        const int hi = static_cast<int>((off[b + k + 1] < j1 ? off[b + k + 1] : j1) - j0);
         Real ic = out[k];
-        for (int q = lo; q < hi; ++q) ic += t[q];
+        for (int q = lo(k), e = hi(k); q < e; ++q) ic += t[q];
         out[k] = ic;
         if (off[b + k + 1] <= j1) first = k + 1;
       }
