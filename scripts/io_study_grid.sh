@@ -34,10 +34,10 @@ for stage in $stages; do
         tee "$out/simd.txt" || rc=1
       python3 - "$out/simd.txt" <<'PY' | tee "$out/simd_gain.md"
 import re, sys
-med, cv = {}, {}
+med = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"(io_step(?:_scalar)?)/serial/(\w+)/256x256/(\w+)/real_time_(median|cv) .*?ns_per_cell_step=([0-9.]+)(%?)", line)
-    if m: (med if m.group(4) == "median" else cv)[(m.group(1), m.group(2), m.group(3))] = float(m.group(5))
+    m = re.match(r"(io_step(?:_scalar)?)/serial/(\w+)/256x256/(\w+)/real_time_median .*?ns_per_cell_step=([0-9.]+)", line)
+    if m: med[(m.group(1), m.group(2), m.group(3))] = float(m.group(4))
 print("| layout | precision | SIMD ns/cell-step (median of 5) | scalar | SIMD gain |")
 print("|---|---|---:|---:|---:|")
 for layout in ("mesh", "csr"):
