@@ -22,8 +22,8 @@ namespace kbrain::io {
 
 // GPU launch bounds of the step kernel (max threads per block, min blocks per SM); 0, 0 = Kokkos' choice.
 // Set at configure time with -DKBRAIN_IO_MAX_THREADS / -DKBRAIN_IO_MIN_BLOCKS (scripts/tune_launch_bounds.sh).
-// Default 256, 6: at most 42 registers per thread, which takes the double step from 48 registers to 40 (62.5 % to
-// 75 % occupancy) and leaves the float one (32) alone; docs/performance.md has the sweep.
+// Default 256, 6 (also models/CMakeLists.txt): at most 42 registers per thread, which takes the double mesh step
+// from 48 registers to 39 (62.5 % to 75 % occupancy) and costs float nothing; docs/performance.md has the sweep.
 #ifndef KBRAIN_IO_MAX_THREADS
 #define KBRAIN_IO_MAX_THREADS 256
 #endif
