@@ -10,9 +10,17 @@
 
 namespace kbrain::io {
 
+// The term as (0.8 g * exp(...) + 0.2 g) * dV: with 0.8 g and 0.2 g computed once per kernel (the mesh keeps them,
+// constant-conductance CSR rows hoist them) it is one fused multiply-add and one product per junction, and the
+// double-precision literals 0.8 and 0.2 are not rebuilt at every junction (on a GPU, four register moves each).
+// 1M-cell double mesh step on an H200: 2.4 % faster than g * (0.8 * exp(...) + 0.2) * dV (docs/performance.md).
+template <class Math, class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real gap_term_scaled(Real g08, Real g02, Real dv) {
+  return (g08 * Math::exp(dv * dv * Real(-0.01)) + g02) * dv;
+}
 template <class Math, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real gap_term(Real g, Real dv) {
-  return g * (Real(0.8) * Math::exp(dv * dv * Real(-0.01)) + Real(0.2)) * dv;
+  return gap_term_scaled<Math>(Real(0.8) * g, Real(0.2) * g, dv);
 }
 
 // General networks: CSR of incoming junctions (sources of cell i are sources[offsets[i] .. offsets[i+1])).
@@ -82,11 +90,13 @@ template <class Real, class Mem>
 struct MeshGapJunctions {
   int rows = 0, cols = 0;
   Real g = Real(0.04);
-  double inv_cols = 0;  // 1.0 / cols: build with make(), which sets it
+  double inv_cols = 0;  // 1.0 / cols: build with make(), which sets these four
+  Real g08 = 0, g02 = 0;  // 0.8 g, 0.2 g (gap_term_scaled): bit for bit what gap_term computes from g
 
   static MeshGapJunctions make(int rows, int cols, Real g) {
     MeshGapJunctions m;
     m.rows = rows, m.cols = cols, m.g = g, m.inv_cols = 1.0 / cols;
+    m.g08 = Real(0.8) * g, m.g02 = Real(0.2) * g;
     return m;
   }
 
@@ -107,7 +117,7 @@ struct MeshGapJunctions {
       for (int dc = -1; dc <= 1; ++dc) {
         const int cc = c + dc;
         if ((dr == 0 && dc == 0) || cc < 0 || cc >= cols) continue;
-        ic += gap_term<Math>(g, vd - s(V_DEND, rr * cols + cc));
+        ic += gap_term_scaled<Math>(g08, g02, vd - s(V_DEND, rr * cols + cc));
       }
     }
     return ic;
@@ -142,7 +152,7 @@ struct MeshGapJunctions {
 #pragma omp simd
           for (int k = 0; k < len; ++k) {
             const bool exists = col[k] + dc >= 0 && col[k] + dc < cols;
-            out[k] += gap_term<Math>(g, exists ? v[k] - vn[k] : Real(0));
+            out[k] += gap_term_scaled<Math>(g08, g02, exists ? v[k] - vn[k] : Real(0));
           }
         }
       return;
@@ -162,7 +172,7 @@ struct MeshGapJunctions {
           neighbour[k] = (rr >= 0 && rr < rows && cc >= 0 && cc < cols) ? b + k + offset : b + k;
         }
 #pragma omp simd
-        for (int k = 0; k < len; ++k) out[k] += gap_term<Math>(g, vdend[b + k] - vdend[neighbour[k]]);
+        for (int k = 0; k < len; ++k) out[k] += gap_term_scaled<Math>(g08, g02, vdend[b + k] - vdend[neighbour[k]]);
       }
   }
 };
