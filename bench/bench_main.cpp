@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -36,7 +37,18 @@ namespace {
 
 using namespace kbrain;
 
-constexpr int kStepsPerIteration = 10;
+// Steps enqueued per benchmark iteration, before the fence that ends it. GPU backends: 100, as in a run, which
+// enqueues steps without host synchronisation; with 10, the fence and the relaunch after it added a fixed cost
+// per iteration that a run does not pay (docs/performance.md measures both). Host backends: 10 (a step takes
+// milliseconds). KBRAIN_BENCH_STEPS=N sets both.
+template <class Backend>
+int steps_per_iteration() {
+  static const int steps = [] {
+    const char* env = std::getenv("KBRAIN_BENCH_STEPS");
+    return env ? std::max(1, std::atoi(env)) : (Backend::is_gpu ? 100 : 10);
+  }();
+  return steps;
+}
 
 // Flush-to-zero / denormals-are-zero on the calling thread (x86 MXCSR); returns the previous MXCSR (0 elsewhere).
 unsigned set_flush_denormals(bool on) {
@@ -59,18 +71,19 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
   for (std::int64_t i = 0; i < net.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 97) / 97.0;
   io::IoSimulation<Backend, Real> sim(io::IoParameters{}, net, g_cal, mesh_kernel);
   sim.set_host_simd(host_simd);
+  const int steps = steps_per_iteration<Backend>();
   for (int n = 0; n < 20; ++n) sim.step(0.0);  // warm-up
   sim.fence();
   for (auto _ : state) {
-    for (int n = 0; n < kStepsPerIteration; ++n) sim.step(n == 0 ? 6.0 : 0.0);
+    for (int n = 0; n < steps; ++n) sim.step(n == 0 ? 6.0 : 0.0);
     sim.fence();
   }
-  const double cell_steps = double(net.cells) * kStepsPerIteration;
+  const double cell_steps = double(net.cells) * steps;
   state.counters["cells"] = double(net.cells);
   state.counters["ns_per_cell_step"] =
       benchmark::Counter(cell_steps * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.SetBytesProcessed(static_cast<std::int64_t>(bench::io_step_bytes(net, sizeof(Real), mesh_kernel) *
-                                                    kStepsPerIteration * double(state.iterations())));
+                                                    steps * double(state.iterations())));
 #if defined(__SSE__) || defined(__x86_64__)
   _mm_setcsr(mxcsr);
 #else
@@ -114,17 +127,18 @@ void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std:
     const auto [in, out] = sim.tiled_junctions();
     state.counters["in_cube"] = double(in) / double(std::max<std::int64_t>(1, in + out));
   }
+  const int steps = steps_per_iteration<Backend>();
   for (int n = 0; n < 5; ++n) sim.step(0.0);
   sim.fence();
   for (auto _ : state) {
-    for (int n = 0; n < kStepsPerIteration; ++n) sim.step(n == 0 ? 6.0 : 0.0);
+    for (int n = 0; n < steps; ++n) sim.step(n == 0 ? 6.0 : 0.0);
     sim.fence();
   }
-  const double cell_steps = double(cells) * kStepsPerIteration;
+  const double cell_steps = double(cells) * steps;
   state.counters["ns_per_cell_step"] =
       benchmark::Counter(cell_steps * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["junctions_per_second"] = benchmark::Counter(
-      double(generated.junctions()) * kStepsPerIteration, benchmark::Counter::kIsIterationInvariantRate);
+      double(generated.junctions()) * steps, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // Device memory bandwidth two ways: Kokkos::deep_copy (cudaMemcpy / memcpy) on the backend's own execution space (a

@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "models/common/device_math.hpp"
+#include "models/io/io_gap_junctions.hpp"
 #include "tests/backend_types.hpp"
 
 namespace {
@@ -33,6 +34,12 @@ std::vector<Real> on_backend(const std::vector<Real>& a, const std::vector<Real>
 
 struct Exp {
   KOKKOS_INLINE_FUNCTION double operator()(double x, double) const { return kbrain::device_exp(x); }
+};
+// The gap term of one junction (g = 0.04) with each Math.
+template <class Math>
+struct GapTerm {
+  template <class Real>
+  KOKKOS_INLINE_FUNCTION Real operator()(Real dv, Real) const { return kbrain::io::gap_term<Math>(Real(0.04), dv); }
 };
 struct Div {
   template <class Real>
@@ -110,4 +117,27 @@ TEST_SUITE("io_model") {
     CHECK(af.size() > 100000);
   }
   TEST_CASE_TEMPLATE_APPLY(io_device_div, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("gap kernels' capped exp: the same gap terms, bit for bit, as NativeMath", Backend,
+                            io_gap_kernel_math) {
+    // dV from 0 to far beyond the cap (|dV| ~ 83.7 mV puts the exponent at -70), both signs, plus inf and NaN.
+    std::vector<double> dv = {0.0, -0.0, 1e300, -1e300, std::numeric_limits<double>::infinity(),
+                              -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
+    for (int i = 0; i < 100000; ++i) dv.push_back((i % 2 ? -1.0 : 1.0) * 1e-3 * std::pow(1.00013, double(i)));
+    const auto native = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::NativeMath>{});
+    const auto capped = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::GapKernelMath>{});
+    int differ = 0, nan_mismatch = 0;
+    for (std::size_t i = 0; i < dv.size(); ++i) {
+      if (std::isnan(native[i]) || std::isnan(capped[i]))
+        nan_mismatch += std::isnan(native[i]) != std::isnan(capped[i]);
+      else
+        differ += native[i] != capped[i];
+    }
+    CHECK(std::fabs(dv.back()) > 1e2);  // the sweep passes the cap
+    CHECK(differ == 0);
+    CHECK(nan_mismatch == 0);
+    CHECK(std::isnan(capped[6]));  // NaN in, NaN out
+    CHECK(capped[4] == std::numeric_limits<double>::infinity());  // (0.8 g exp(-inf) + 0.2 g) * inf
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_gap_kernel_math, KBRAIN_TEST_BACKENDS);
 }

@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
+#include "models/io/io_math.hpp"
 #include "models/io/io_state.hpp"
 
 namespace kbrain::io {

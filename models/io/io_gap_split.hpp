@@ -51,12 +51,12 @@ struct CsrCurrentsFunctor {
       const Real g = gap.g_const;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, b, e),
-          [&](const std::int64_t k, Real& sum) { sum += gap_term<NativeMath>(g, vd - cur(V_DEND, gap.sources(k))); },
+          [&](const std::int64_t k, Real& sum) { sum += gap_term<GapKernelMath>(g, vd - cur(V_DEND, gap.sources(k))); },
           ic);
     } else {
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, b, e),
-          [&](const std::int64_t k, Real& sum) { sum += gap_term<NativeMath>(gap.g(k), vd - cur(V_DEND, gap.sources(k))); },
+          [&](const std::int64_t k, Real& sum) { sum += gap_term<GapKernelMath>(gap.g(k), vd - cur(V_DEND, gap.sources(k))); },
           ic);
     }
     Kokkos::single(Kokkos::PerThread(team), [&]() { out(i) = ic; });

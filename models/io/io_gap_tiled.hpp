@@ -248,13 +248,13 @@ struct TiledCurrentsFunctor {
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, gap.in_offsets(id), gap.in_offsets(id + 1)),
           [&](const std::int64_t k, Real& sum) {
-            sum += gap_term<NativeMath>(per_junction ? gap.g_in(k) : g, vd - cube(gap.slots(k)));
+            sum += gap_term<GapKernelMath>(per_junction ? gap.g_in(k) : g, vd - cube(gap.slots(k)));
           },
           in_sum);
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, gap.out_offsets(id), gap.out_offsets(id + 1)),
           [&](const std::int64_t k, Real& sum) {
-            sum += gap_term<NativeMath>(per_junction ? gap.g_out(k) : g, vd - cur(V_DEND, gap.out_sources(k)));
+            sum += gap_term<GapKernelMath>(per_junction ? gap.g_out(k) : g, vd - cur(V_DEND, gap.out_sources(k)));
           },
           out_sum);
       Kokkos::single(Kokkos::PerThread(team), [&]() { out(id) = in_sum + out_sum; });

@@ -11,8 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
-#include "models/common/device_math.hpp"
-#include "models/common/simd_exp.hpp"
+#include "models/io/io_math.hpp"
 #include "models/io/io_parameters.hpp"
 #include "models/io/io_state.hpp"
 
@@ -40,34 +39,6 @@ struct IoConstants {
     c.dt = Real(p.dt);
     c.dt_fast_k = p.gate_mode == GateStepMode::Reference ? Real(0.05) : Real(p.dt);
     return c;
-  }
-};
-
-// How kernels evaluate exp and divide: the backend's own (libm and `/` on the host; on CUDA device_exp and
-// device_div of models/common/device_math.hpp), or the branch-free polynomial with which host `omp simd` loops
-// vectorise (with `/`).
-struct NativeMath {
-  template <class Real>
-  KOKKOS_FORCEINLINE_FUNCTION static Real exp(Real x) {
-    return device_exp(x);
-  }
-  template <class Real>
-  KOKKOS_FORCEINLINE_FUNCTION static Real div(Real a, Real b) {
-    return device_div(a, b);
-  }
-};
-struct VectorMath {
-  template <class Real>
-  KOKKOS_FORCEINLINE_FUNCTION static Real exp(Real x) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    return kx::exp(x);  // never called on a device; keeps device compilation of host-only paths valid
-#else
-    return simd_exp(x);
-#endif
-  }
-  template <class Real>
-  KOKKOS_FORCEINLINE_FUNCTION static Real div(Real a, Real b) {
-    return a / b;
   }
 };
 
