@@ -145,11 +145,8 @@ class IoMpiSimulation {
   IoMpiSimulation& operator=(const IoMpiSimulation&) = delete;
 
   void reset() {
-    auto h = Kokkos::create_mirror_view(state_.cur);
-    for (int v = 0; v < NUM_VARS; ++v)
-      for (std::int64_t i = 0; i < plan_.local_cells(); ++i) h(v, i) = Real(kInitialState[v]);
-    Kokkos::deep_copy(state_.cur, h);
-    Kokkos::deep_copy(state_.next, h);
+    fill_initial_state<Exec>(state_.cur);
+    fill_initial_state<Exec>(state_.next);
     steps_done_ = 0;
   }
 

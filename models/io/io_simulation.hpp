@@ -65,21 +65,15 @@ class IoSimulation {
     state_.cur = StateView<Real, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_state_a"), NUM_VARS, cells_);
     state_.next = StateView<Real, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_state_b"), NUM_VARS, cells_);
     reset();
-    Kokkos::View<Real*, Mem> g(Kokkos::view_alloc(Kokkos::WithoutInitializing, "g_cal"), cells_);
-    auto gh = Kokkos::create_mirror_view(g);
-    for (std::int64_t i = 0; i < cells_; ++i) gh(i) = Real(g_cal[i]);
-    Kokkos::deep_copy(g, gh);
-    g_cal_ = g;
+    g_cal_ = per_cell_view<Exec, Real, Mem>(g_cal, "g_cal");
   }
 
  public:
 
   // Back to the reference initial state, step 0.
   void reset() {
-    auto h = Kokkos::create_mirror_view(state_.cur);
-    for (int v = 0; v < NUM_VARS; ++v)
-      for (std::int64_t i = 0; i < cells_; ++i) h(v, i) = Real(kInitialState[v]);
-    Kokkos::deep_copy(state_.cur, h);
+    fill_initial_state<Exec>(state_.cur);
+    fill_initial_state<Exec>(state_.next);  // overwritten by the first step; filled here for its first touch
     steps_done_ = 0;
   }
 
