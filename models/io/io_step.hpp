@@ -89,11 +89,12 @@ struct IoStepFunctor {
   // steps the interior and the border of its cells as two ranges (docs/mpi.md).
   int cell_begin = 0, cell_end = -1;
 
-  // The arithmetic is the specification's, rearranged only where that removes divisions (on GPUs the kernel is
-  // limited by instruction issue and latency, not memory bandwidth: docs/performance.md):
+  // The arithmetic is the specification's, rearranged only where that removes divisions or exponentials (on GPUs
+  // the kernel is limited by instruction issue and latency, not memory bandwidth: docs/performance.md):
   //  - division by a literal becomes multiplication by its reciprocal;
   //  - for a gate with x_inf = a/(a+b), tau = c/(a+b):  x + dt*(x_inf - x)/tau  ==  x + (dt/c)*(a - x*(a+b));
   //  - for tau = 1/(e1+e2) or tau = c*exp(z):  (x_inf - x)/tau  ==  (x_inf - x)*(e1+e2)  or  *exp(-z)/c;
+  //  - double: (l_inf - l) / tau_l as one quotient, and exp(-(V+25)/10) from exp(-(V+3)/10) (soma, below);
   //  - the remaining divisions and every exp go through Math (NativeMath: device_math.hpp on CUDA).
   // The reference-trace tests (tests/test_io_reference.cpp) bound the effect: <= 5e-9 mV in double.
   // GPU (and any backend without a chunked path): one cell per index, everything fused.
