@@ -56,7 +56,9 @@ struct CsrCurrentsFunctor {
     } else {
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, b, e),
-          [&](const std::int64_t k, Real& sum) { sum += gap_term<GapKernelMath>(gap.g(k), vd - cur(V_DEND, gap.sources(k))); },
+          [&](const std::int64_t k, Real& sum) {
+            sum += gap_term<GapKernelMath>(gap.g(k), vd - cur(V_DEND, gap.sources(k)));
+          },
           ic);
     }
     Kokkos::single(Kokkos::PerThread(team), [&]() { out(i) = ic; });

@@ -184,9 +184,11 @@ struct IoStepFunctor {
     const Real k_inf = Math::div(one, one + Math::exp((vs + Real(61)) * Real(-1 / 4.2)));
     const Real l_inf = Math::div(one, one + Math::exp((vs + Real(85.5)) * Real(1 / 8.5)));
     const Real k = cur(K_CAL, i) + c.dt * (k_inf - cur(K_CAL, i));  // tau_k = 1
-    // tau_l = 20 e_a / (1 + e_b) + 35. Double: (l_inf - l) / tau_l as (l_inf - l)(1 + e_b) / (20 e_a + 35 (1 + e_b)), one
-    // division instead of two (no overflow below |V| ~ 5000 mV). Float keeps two: 1 + e_b overflows above V ~ 560 mV.
-    const Real e_a = Math::exp((vs + Real(160)) * Real(1 / 30.0)), one_e_b = one + Math::exp((vs + Real(84)) * Real(1 / 7.3));
+    // tau_l = 20 e_a / (1 + e_b) + 35. Double: (l_inf - l) / tau_l as (l_inf - l)(1 + e_b) / (20 e_a + 35 (1 + e_b)),
+    // one division instead of two (no overflow below |V| ~ 5000 mV). Float keeps two: 1 + e_b overflows above
+    // V ~ 560 mV.
+    const Real e_a = Math::exp((vs + Real(160)) * Real(1 / 30.0));
+    const Real one_e_b = one + Math::exp((vs + Real(84)) * Real(1 / 7.3));
     Real l;
     if constexpr (sizeof(Real) == 8) {
       l = cur(L_CAL, i) + c.dt * Math::div((l_inf - cur(L_CAL, i)) * one_e_b, Real(20) * e_a + Real(35) * one_e_b);
