@@ -85,7 +85,6 @@ KOKKOS_FORCEINLINE_FUNCTION double device_exp(double x) {
 }
 
 KOKKOS_FORCEINLINE_FUNCTION float device_exp(float x) { return kx::exp(x); }
-KOKKOS_FORCEINLINE_FUNCTION float device_exp_in_range(float x) { return kx::exp(x); }
 
 // a / b for GPU kernels without the IEEE division's slow-path test and branch. Double: the hardware's reciprocal
 // estimate, two Newton steps and one correction of the quotient (within 1 ulp of a / b in the test io_device_math);

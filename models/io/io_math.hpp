@@ -47,7 +47,7 @@ struct GapKernelMath : NativeMath {
   template <class Real>
   KOKKOS_FORCEINLINE_FUNCTION static Real exp(Real x) {
 #if defined(__CUDA_ARCH__)
-    if (sizeof(Real) == 8) {
+    if constexpr (sizeof(Real) == 8) {
       constexpr int kHighMinus70 = static_cast<int>(0xC0518000u);  // high word of -70.0
       const double xd = static_cast<double>(x);
       const int hi = __double2hiint(xd);
