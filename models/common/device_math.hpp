@@ -50,8 +50,8 @@ static __device__ __noinline__ double library_exp(double x) { return ::exp(x); }
 }  // namespace detail
 #endif
 
-// device_exp without its range test, for callers that bound their exponent to [-708, 708] themselves (the
-// gap-current kernels: io_gap_junctions.hpp). NaN gives NaN; |x| > 708 gives garbage. On a GPU the test costs 5 of
+// device_exp without its range test, for callers that bound their exponent to [-708, 708] themselves (the gap
+// kernels' GapKernelMath, models/io/io_math.hpp). NaN gives NaN; |x| > 708 gives garbage. On a GPU the test costs 5 of
 // an exponential's 24 instructions (DSETP, BRA and the BSSY/BSYNC pair around the call).
 KOKKOS_FORCEINLINE_FUNCTION double device_exp_in_range(double x) {
 #if defined(__CUDA_ARCH__)

@@ -15,18 +15,10 @@ namespace kbrain::io {
 // constant-conductance CSR rows hoist them) it is one fused multiply-add and one product per junction, and the
 // double-precision literals 0.8 and 0.2 are not rebuilt at every junction (on a GPU, four register moves each).
 // 1M-cell double mesh step on an H200: 2.4 % faster than g * (0.8 * exp(...) + 0.2) * dV (docs/performance.md).
-// Host code caps the exponent at -70. That changes no result: for exponents at or below -70, 4 exp(...) is under
-// half an ulp, so 0.8 g exp(...) + 0.2 g rounds to 0.2 g in float and double alike. Without the cap, 0.8 g exp(...)
-// goes subnormal once simd_exp clamps its argument (float: dV beyond ~93 mV), and x86 cores take microcode assists
-// on subnormals: the Serial float mesh step ran 3x slower on a Xeon (docs/performance.md). GPUs handle
-// subnormals at full speed, and the fused GPU step is tuned to its registers: no cap there.
+// The exponential is Math::gap_exp (io_math.hpp: where and why the exponent is capped).
 template <class Math, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real gap_term_scaled(Real g08, Real g02, Real dv) {
-  Real x = dv * dv * Real(-0.01);
-#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-  x = x < Real(-70) ? Real(-70) : x;
-#endif
-  return (g08 * Math::exp(x) + g02) * dv;
+  return (g08 * Math::gap_exp(dv * dv * Real(-0.01)) + g02) * dv;
 }
 template <class Math, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real gap_term(Real g, Real dv) {
