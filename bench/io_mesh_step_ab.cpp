@@ -1,7 +1,8 @@
 // The CUDA IO mesh step alone, for A/B comparisons of two source trees on one machine (scripts/ab_io_mesh_step.sh
 // compiles this file once against each tree). Same inputs as kbrain_bench's io_step benchmark: reference initial
 // state, g_CaL = 0.6 + 0.2 (i mod 97) / 97, I_app = 6 every 10th step, launch bounds 256 x 6. Prints the median
-// ns/cell-step of 5 runs of 200 steps (one fence per run) for double and float.
+// ns/cell-step of 5 runs of 200 steps (one fence per run) for double and float. It fills the state itself and uses
+// only the step functor's API, so that it also compiles against older trees (e113001 and later).
 //   io_mesh_step_ab LABEL [SIDE]
 #include <Kokkos_Core.hpp>
 
