@@ -10,21 +10,10 @@ a="$(cd "${1:?usage: scripts/ab_io_mesh_step.sh TREE_A TREE_B [OUT]}" && pwd)"
 b="$(cd "${2:?usage: scripts/ab_io_mesh_step.sh TREE_A TREE_B [OUT]}" && pwd)"
 out="${3:-$here/out/ab}"
 mkdir -p "$out"
-export PATH="/usr/local/cuda/bin:$PATH"
-kk="${KBRAIN_AB_KOKKOS:-/tmp/kbrain-ab-kokkos}"
-src="$here/.offline/kokkos"
-[ -d "$src" ] || src="$here/.deps/kokkos"
-if [ ! -x "$kk/bin/nvcc_wrapper" ]; then
-  cmake -S "$src" -B "$kk-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$src/bin/nvcc_wrapper" \
-    -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON \
-    -DKokkos_ARCH_HOPPER90=ON -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$kk" > "$out/kokkos.log" 2>&1
-  cmake --build "$kk-build" -j "$(nproc)" >> "$out/kokkos.log" 2>&1
-  cmake --install "$kk-build" >> "$out/kokkos.log" 2>&1
-fi
+source "$here/scripts/probe_kokkos.sh"
+probe_kokkos "$out/kokkos.log"
 build() {  # label tree
-  "$kk/bin/nvcc_wrapper" -O3 -DNDEBUG -expt-extended-lambda -arch=sm_90 -Xcompiler -fopenmp -std=c++17 \
-    -isystem "$kk/include" -I"$2" "$here/bench/io_mesh_step_ab.cpp" -o "$out/ab_$1" \
-    -L"$kk/lib" -lkokkoscontainers -lkokkoscore -ldl -Xcompiler -fopenmp -Xptxas=-v > "$out/build_$1.log" 2>&1
+  probe_compile "$here/bench/io_mesh_step_ab.cpp" "$out/ab_$1" "$out/build_$1.log" "$2"
   echo "$1 ($2): double step $(grep -A2 'Function properties for.*IoStepFunctor.*CudaEd' "$out/build_$1.log" |
     grep -o 'Used [0-9]* registers\|[0-9]* bytes spill stores' | paste -sd' ')"
 }

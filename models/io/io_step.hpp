@@ -73,6 +73,14 @@ std::vector<std::pair<std::int64_t, std::int64_t>> drain_spike_sink(const SpikeS
   return out;
 }
 
+// One cell's state variables outside the state Views (registers, or team scratch), addressed like a state View
+// column: v(VAR, i) whatever i. Written through a const reference by the compartments, hence mutable.
+template <class Real>
+struct CellVariables {
+  mutable Real v[NUM_VARS];
+  KOKKOS_FORCEINLINE_FUNCTION Real& operator()(const int var, int) const { return v[var]; }
+};
+
 template <class ExecSpace, class Real, class GapJunctions>
 struct IoStepFunctor {
   using Mem = typename ExecSpace::memory_space;
@@ -100,10 +108,22 @@ struct IoStepFunctor {
   // GPU (and any backend without a chunked path): one cell per index, everything fused.
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i), va = cur(V_AXON, i);  // read once (next may alias cur)
-    const Real i_c = gap.template current<NativeMath>(i, vd, cur);
-    dendrite<NativeMath>(i, vd, vs, i_c, applied_current(i));
-    soma<NativeMath>(i, vd, vs, va);
-    const Real va_new = axon<NativeMath>(i, vs, va);
+    update_cell(i, vd, vs, va, gap.template current<NativeMath>(i, vd, cur));
+  }
+
+  // Cell i to step n+1 given its step-n voltages and gap-junction current (the mesh tile kernel, io_mesh_tile.hpp,
+  // computes the current its own way).
+  KOKKOS_FORCEINLINE_FUNCTION void update_cell(const int i, const Real vd, const Real vs, const Real va,
+                                               const Real i_c) const {
+    update_cell_from(cur, i, vd, vs, va, i_c);
+  }
+  // The same with cell i's step-n variables from `in` (in(VAR, i)) instead of `cur` (io_step_staged.hpp).
+  template <class In>
+  KOKKOS_FORCEINLINE_FUNCTION void update_cell_from(const In& in, const int i, const Real vd, const Real vs,
+                                                    const Real va, const Real i_c) const {
+    dendrite<NativeMath>(in, next, i, vd, vs, i_c, applied_current(i));
+    soma<NativeMath>(in, next, i, vd, vs, va);
+    const Real va_new = axon<NativeMath>(in, next, i, vs, va);
     if (spikes.events.extent(0) != 0 && va < spike_threshold && va_new >= spike_threshold) record_spike(i);
   }
 
@@ -118,11 +138,11 @@ struct IoStepFunctor {
     for (int k = 0; k < len; ++k) i_ext[k] = applied_current(b + k);
 #pragma omp simd
     for (int k = 0; k < len; ++k)
-      dendrite<VectorMath>(b + k, cur(V_DEND, b + k), cur(V_SOMA, b + k), i_c[k], i_ext[k]);
+      dendrite<VectorMath>(cur, next, b + k, cur(V_DEND, b + k), cur(V_SOMA, b + k), i_c[k], i_ext[k]);
 #pragma omp simd
-    for (int k = 0; k < len; ++k) soma<VectorMath>(b + k, cur(V_DEND, b + k), cur(V_SOMA, b + k), cur(V_AXON, b + k));
+    for (int k = 0; k < len; ++k) soma<VectorMath>(cur, next, b + k, cur(V_DEND, b + k), cur(V_SOMA, b + k), cur(V_AXON, b + k));
 #pragma omp simd
-    for (int k = 0; k < len; ++k) va_new[k] = axon<VectorMath>(b + k, cur(V_SOMA, b + k), cur(V_AXON, b + k));
+    for (int k = 0; k < len; ++k) va_new[k] = axon<VectorMath>(cur, next, b + k, cur(V_SOMA, b + k), cur(V_AXON, b + k));
     if (spikes.events.extent(0) != 0)
       for (int k = 0; k < len; ++k)
         if (cur(V_AXON, b + k) < spike_threshold && va_new[k] >= spike_threshold) record_spike(b + k);
@@ -132,35 +152,37 @@ struct IoStepFunctor {
     return i_app_cell.extent(0) != 0 ? i_app + i_app_cell(i) : i_app;
   }
 
-  KOKKOS_INLINE_FUNCTION void record_spike(const int i) const {
+  KOKKOS_INLINE_FUNCTION void record_spike(const int i) const { record_spike_at(i, step); }
+  KOKKOS_INLINE_FUNCTION void record_spike_at(const int i, const int step_index) const {
     const int slot = Kokkos::atomic_fetch_add(&spikes.count(), 1);
     if (slot < spikes.capacity()) {
-      spikes.events(2 * slot) = step;
+      spikes.events(2 * slot) = step_index;
       spikes.events(2 * slot + 1) = i;
     }
   }
 
-  // The three compartments (step-n voltages passed in). Each reads only step-n values and writes its own variables
-  // to `next`,
-  // so they can run fused (GPU) or as separate loops (host) with identical results for the same Math.
-  template <class Math>
-  KOKKOS_FORCEINLINE_FUNCTION void dendrite(const int i, const Real vd, const Real vs, const Real i_c,
+  // The three compartments (step-n voltages passed in). Each reads only step-n values, in(VAR, i), and writes its
+  // own variables, out(VAR, i) = x, so they can run fused (GPU) or as separate loops (host) with identical results
+  // for the same Math. The step kernels pass the state Views cur and next; the two-step mesh kernel
+  // (io_mesh_pair.hpp) also passes one cell's variables held in registers or team scratch (CellVariables).
+  template <class Math, class In, class Out>
+  KOKKOS_FORCEINLINE_FUNCTION void dendrite(const In& in, const Out& out, const int i, const Real vd, const Real vs, const Real i_c,
                                             const Real i_ext) const {
     const Real one = 1;
     const Real q_inf = Math::div(one, one + Math::exp((vd + Real(80)) * Real(0.25)));
     const Real inv_tau_q = Math::exp(Real(-0.086) * vd - Real(14.6)) + Math::exp(Real(0.070) * vd - Real(1.87));
-    const Real q = cur(Q_H, i) + c.dt * ((q_inf - cur(Q_H, i)) * inv_tau_q);
+    const Real q = in(Q_H, i) + c.dt * ((q_inf - in(Q_H, i)) * inv_tau_q);
 
     const Real a_r = Math::div(Real(1.7), one + Math::exp((Real(5) - vd) * Real(1 / 13.9)));
     const Real b_r = Math::div(Real(0.02) * (vd + Real(8.5)), Math::exp((vd + Real(8.5)) * Real(0.2)) - one);
-    const Real r = cur(R_CAH, i) + c.dt * Real(0.2) * (a_r - cur(R_CAH, i) * (a_r + b_r));  // tau_r = 5/(a+b)
+    const Real r = in(R_CAH, i) + c.dt * Real(0.2) * (a_r - in(R_CAH, i) * (a_r + b_r));  // tau_r = 5/(a+b)
 
-    const Real ca_old = cur(CA_CONC, i);
+    const Real ca_old = in(CA_CONC, i);
     const Real a_s_raw = Real(0.00002) * ca_old;
     const Real a_s = a_s_raw < Real(0.01) ? a_s_raw : Real(0.01);
-    const Real s = cur(S_KCA, i) + c.dt * (a_s - cur(S_KCA, i) * (a_s + Real(0.015)));  // b_s = 0.015, tau = 1/(a+b)
+    const Real s = in(S_KCA, i) + c.dt * (a_s - in(S_KCA, i) * (a_s + Real(0.015)));  // b_s = 0.015, tau = 1/(a+b)
 
-    const Real ca = ca_old + c.dt * (Real(-3) * cur(I_CAH, i) - Real(0.075) * ca_old);
+    const Real ca = ca_old + c.dt * (Real(-3) * in(I_CAH, i) - Real(0.075) * ca_old);
 
     const Real i_sd = c.g_int_p1d * (vd - vs);
     const Real i_cah = c.g_cah * r * r * (vd - c.v_ca);
@@ -169,21 +191,21 @@ struct IoStepFunctor {
     const Real i_h = c.g_h * q * (vd - c.v_h);
     const Real dvd = (-(i_cah + i_sd + i_ld + i_kca + i_c + i_h) + i_ext) * c.inv_c_m;
 
-    next(V_DEND, i) = vd + c.dt * dvd;
-    next(R_CAH, i) = r;
-    next(S_KCA, i) = s;
-    next(Q_H, i) = q;
-    next(CA_CONC, i) = ca;
-    next(I_CAH, i) = i_cah;
+    out(V_DEND, i) = vd + c.dt * dvd;
+    out(R_CAH, i) = r;
+    out(S_KCA, i) = s;
+    out(Q_H, i) = q;
+    out(CA_CONC, i) = ca;
+    out(I_CAH, i) = i_cah;
 
   }
 
-  template <class Math>
-  KOKKOS_FORCEINLINE_FUNCTION void soma(const int i, const Real vd, const Real vs, const Real va) const {
+  template <class Math, class In, class Out>
+  KOKKOS_FORCEINLINE_FUNCTION void soma(const In& in, const Out& out, const int i, const Real vd, const Real vs, const Real va) const {
     const Real one = 1;
     const Real k_inf = Math::div(one, one + Math::exp((vs + Real(61)) * Real(-1 / 4.2)));
     const Real l_inf = Math::div(one, one + Math::exp((vs + Real(85.5)) * Real(1 / 8.5)));
-    const Real k = cur(K_CAL, i) + c.dt * (k_inf - cur(K_CAL, i));  // tau_k = 1
+    const Real k = in(K_CAL, i) + c.dt * (k_inf - in(K_CAL, i));  // tau_k = 1
     // tau_l = 20 e_a / (1 + e_b) + 35. Double: (l_inf - l) / tau_l as (l_inf - l)(1 + e_b) / (20 e_a + 35 (1 + e_b)),
     // one division instead of two (no overflow below |V| ~ 5000 mV). Float keeps two: 1 + e_b overflows above
     // V ~ 560 mV.
@@ -191,28 +213,28 @@ struct IoStepFunctor {
     const Real one_e_b = one + Math::exp((vs + Real(84)) * Real(1 / 7.3));
     Real l;
     if constexpr (sizeof(Real) == 8) {
-      l = cur(L_CAL, i) + c.dt * Math::div((l_inf - cur(L_CAL, i)) * one_e_b, Real(20) * e_a + Real(35) * one_e_b);
+      l = in(L_CAL, i) + c.dt * Math::div((l_inf - in(L_CAL, i)) * one_e_b, Real(20) * e_a + Real(35) * one_e_b);
     } else {
-      l = cur(L_CAL, i) + c.dt * Math::div(l_inf - cur(L_CAL, i), Math::div(Real(20) * e_a, one_e_b) + Real(35));
+      l = in(L_CAL, i) + c.dt * Math::div(l_inf - in(L_CAL, i), Math::div(Real(20) * e_a, one_e_b) + Real(35));
     }
 
     const Real m = Math::div(one, one + Math::exp((Real(-30) - vs) * Real(1 / 5.5)));
     const Real h_inf = Math::div(one, one + Math::exp((vs + Real(70)) * Real(1 / 5.8)));  // (-70-V)/-5.8
     const Real inv_tau_h = Math::exp((vs + Real(40)) * Real(1 / 33.0)) * Real(1 / 3.0);  // tau_h = 3 exp((-40-V)/33)
-    const Real h = cur(H_NA, i) + c.dt * ((h_inf - cur(H_NA, i)) * inv_tau_h);
+    const Real h = in(H_NA, i) + c.dt * ((h_inf - in(H_NA, i)) * inv_tau_h);
 
     const Real e_n = Math::exp((Real(-3) - vs) * Real(0.1));  // exp(-(V + 3) / 10)
     const Real n_inf = Math::div(one, one + e_n);
     const Real p_inf = Math::div(one, one + Math::exp((vs + Real(51)) * Real(1 / 12.0)));  // (-51-V)/-12
     const Real inv_tau_n = Math::div(one, Real(5) + Real(47) * Math::exp((vs + Real(50)) * Real(1 / 900.0)));
-    const Real n = cur(N_KDR, i) + c.dt * ((n_inf - cur(N_KDR, i)) * inv_tau_n);
-    const Real p = cur(P_KDR, i) + c.dt * ((p_inf - cur(P_KDR, i)) * inv_tau_n);
+    const Real n = in(N_KDR, i) + c.dt * ((n_inf - in(N_KDR, i)) * inv_tau_n);
+    const Real p = in(P_KDR, i) + c.dt * ((p_inf - in(P_KDR, i)) * inv_tau_n);
 
     // Double: exp(-(V + 25) / 10) = e_n * exp(-2.2), one exponential fewer. Float computes it (measured faster there).
     const Real e_xs = sizeof(Real) == 8 ? e_n * Real(0.11080315836233387) : Math::exp((vs + Real(25)) * Real(-0.1));
     const Real a_xs = Math::div(Real(0.13) * (vs + Real(25)), one - e_xs);
     const Real b_xs = Real(1.69) * Math::exp(Real(-0.0125) * (vs + Real(35)));
-    const Real x_s = cur(X_KS, i) + c.dt_fast_k * (a_xs - cur(X_KS, i) * (a_xs + b_xs));  // tau = 1/(a+b)
+    const Real x_s = in(X_KS, i) + c.dt_fast_k * (a_xs - in(X_KS, i) * (a_xs + b_xs));  // tau = 1/(a+b)
 
     const Real i_ds = c.g_int_p1 * (vs - vd);
     const Real k3 = k * k * k;
@@ -227,27 +249,27 @@ struct IoStepFunctor {
     const Real i_as = c.g_int_p2d * (vs - va);
     const Real dvs = (-(i_cal + i_ds + i_as + i_na_s + i_ls + i_kdr + i_ks)) * c.inv_c_m;
 
-    next(V_SOMA, i) = vs + c.dt * dvs;
-    next(K_CAL, i) = k;
-    next(L_CAL, i) = l;
-    next(H_NA, i) = h;
-    next(N_KDR, i) = n;
-    next(P_KDR, i) = p;
-    next(X_KS, i) = x_s;
+    out(V_SOMA, i) = vs + c.dt * dvs;
+    out(K_CAL, i) = k;
+    out(L_CAL, i) = l;
+    out(H_NA, i) = h;
+    out(N_KDR, i) = n;
+    out(P_KDR, i) = p;
+    out(X_KS, i) = x_s;
 
   }
 
-  template <class Math>
-  KOKKOS_FORCEINLINE_FUNCTION Real axon(const int i, const Real vs, const Real va) const {
+  template <class Math, class In, class Out>
+  KOKKOS_FORCEINLINE_FUNCTION Real axon(const In& in, const Out& out, const int i, const Real vs, const Real va) const {
     const Real one = 1;
     const Real m_a = Math::div(one, one + Math::exp((Real(-30) - va) * Real(1 / 5.5)));
     const Real h_inf_a = Math::div(one, one + Math::exp((va + Real(60)) * Real(1 / 5.8)));  // (-60-V)/-5.8
     const Real inv_tau_h_a = Math::exp((va + Real(40)) * Real(1 / 33.0)) * Real(1 / 1.5);  // tau = 1.5 exp((-40-V)/33)
-    const Real h_a = cur(H_NA_A, i) + c.dt * ((h_inf_a - cur(H_NA_A, i)) * inv_tau_h_a);
+    const Real h_a = in(H_NA_A, i) + c.dt * ((h_inf_a - in(H_NA_A, i)) * inv_tau_h_a);
 
     const Real a_xa = Math::div(Real(0.13) * (va + Real(25)), one - Math::exp((va + Real(25)) * Real(-0.1)));
     const Real b_xa = Real(1.69) * Math::exp(Real(-0.0125) * (va + Real(35)));
-    const Real x_a = cur(X_KA, i) + c.dt_fast_k * (a_xa - cur(X_KA, i) * (a_xa + b_xa));
+    const Real x_a = in(X_KA, i) + c.dt_fast_k * (a_xa - in(X_KA, i) * (a_xa + b_xa));
 
     const Real m_a3 = m_a * m_a * m_a;
     const Real i_na_a = c.g_na_a * m_a3 * h_a * (va - c.v_na);
@@ -258,9 +280,9 @@ struct IoStepFunctor {
     const Real dva = (-(i_k_a + i_sa + i_la + i_na_a)) * c.inv_c_m;
     const Real va_new = va + c.dt * dva;
 
-    next(V_AXON, i) = va_new;
-    next(H_NA_A, i) = h_a;
-    next(X_KA, i) = x_a;
+    out(V_AXON, i) = va_new;
+    out(H_NA_A, i) = h_a;
+    out(X_KA, i) = x_a;
     return va_new;
   }
 };
