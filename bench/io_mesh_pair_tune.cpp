@@ -1,6 +1,5 @@
-// The CUDA mesh kernels with team tiles (models/io/io_mesh_tile.hpp: one step, each junction's exponential once;
-// models/io/io_mesh_pair.hpp: two steps per launch) against the one-step kernel on one GPU: tile rows and launch
-// bounds swept, each variant checked bit for bit against one-step launches after 40 steps, then timed as
+// The CUDA two-step mesh kernel (models/io/io_mesh_pair.hpp) against the one-step kernel on one GPU: tile rows and
+// launch bounds swept, each variant checked bit for bit against one-step launches after 40 steps, then timed as
 // the median of 5 runs of 200 steps (one fence per run). Same inputs as kbrain_bench's io_step benchmark (reference
 // initial state, g_CaL = 0.6 + 0.2 (i mod 97) / 97, I_app = 6 every 10th step). Not part of the CMake build:
 // scripts/tune_mesh_pair.sh compiles and runs it.
@@ -16,8 +15,6 @@
 
 #include "models/io/io_gap_junctions.hpp"
 #include "models/io/io_mesh_pair.hpp"
-#include "models/io/io_mesh_tile.hpp"
-#include "models/io/io_step_staged.hpp"
 #include "models/io/io_step.hpp"
 
 namespace {
@@ -54,19 +51,6 @@ struct Mesh {
   void one_step() {
     Kokkos::parallel_for("io_step", Kokkos::RangePolicy<Exec, Kokkos::LaunchBounds<256, 6>>(0, side * side),
                          functor());
-    state.swap();
-    ++steps;
-  }
-  template <int Team, int MinBlocks>
-  void staged() {
-    launch_staged_step<Exec, Real, MeshGapJunctions<Real, Mem>, Team, Kokkos::LaunchBounds<Team, MinBlocks>>(
-        functor(), side * side);
-    state.swap();
-    ++steps;
-  }
-  template <int Rows, int MinBlocks = 1536 / (Rows * 32)>
-  void tile() {
-    launch_mesh_tile<Exec, Real, Mem, Rows, Kokkos::LaunchBounds<Rows * 32, MinBlocks>>(functor());
     state.swap();
     ++steps;
   }
@@ -116,12 +100,11 @@ void sweep(int side, const char* precision) {
   };
   const std::vector<Variant> variants = {
       {"one-step x2 (256x6)", [](Mesh<Real>& m) { m.one_step(); m.one_step(); }},
-      {"staged 256x6", [](Mesh<Real>& m) { m.template staged<256, 6>(); m.template staged<256, 6>(); }},
-      {"staged 128x12", [](Mesh<Real>& m) { m.template staged<128, 12>(); m.template staged<128, 12>(); }},
-      {"staged 64x24", [](Mesh<Real>& m) { m.template staged<64, 24>(); m.template staged<64, 24>(); }},
-      {"staged 256x5", [](Mesh<Real>& m) { m.template staged<256, 5>(); m.template staged<256, 5>(); }},
-      {"staged 256x4", [](Mesh<Real>& m) { m.template staged<256, 4>(); m.template staged<256, 4>(); }},
-      {"tile rows 8 (256x6)", [](Mesh<Real>& m) { m.template tile<8>(); m.template tile<8>(); }},
+      {"pair rows 4", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<>>(4); }},
+      {"pair rows 8", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<>>(8); }},
+      {"pair rows 12", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<>>(12); }},
+      {"pair rows 16", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<>>(16); }},
+      {"pair rows 4 (128x8)", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<128, 8>>(4); }},
       {"pair rows 8 (256x4)", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<256, 4>>(8); }},
       {"pair rows 16 (512x2)", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<512, 2>>(16); }},
   };

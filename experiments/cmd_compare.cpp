@@ -152,7 +152,7 @@ int cmd_compare(const CompareOptions& o) {
         row.ns_per_cell_step = r.simulate_s * 1e9 / (double(cells) * double(r.steps));
         row.wall_s_per_bio_s = r.simulate_s / (double(r.steps) * cfg.dt / 1000.0);
         fill_agreement(row, r, ref, plan.probe_cells.size(), plan.probe_every);
-        row.note = r.gap_kernel == "mesh" ? "mesh kernel" : r.gap_kernel;
+        row.note = r.gap_kernel.rfind("mesh", 0) == 0 ? r.gap_kernel + " kernel" : r.gap_kernel;
         if (plan.generator) row.note += fmt::format("; generate {:.3g} s", r.generate_s);
         if (ref_backend != "serial") row.note += "; reference: " + ref_backend + " double";
         report.rows.push_back(row);

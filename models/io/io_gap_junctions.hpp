@@ -16,15 +16,9 @@ namespace kbrain::io {
 // double-precision literals 0.8 and 0.2 are not rebuilt at every junction (on a GPU, four register moves each).
 // 1M-cell double mesh step on an H200: 2.4 % faster than g * (0.8 * exp(...) + 0.2) * dV (docs/performance.md).
 // The exponential is Math::gap_exp (io_math.hpp: where and why the exponent is capped).
-// gap_factor(dV) = 0.8 g exp(-dV^2/100) + 0.2 g is even in dV (V_i - V_j = -(V_j - V_i) exactly in IEEE
-// arithmetic), so both cells of a junction may share it (io_mesh_tile.hpp); the term is gap_factor * dV.
-template <class Math, class Real>
-KOKKOS_FORCEINLINE_FUNCTION Real gap_factor(Real g08, Real g02, Real dv) {
-  return g08 * Math::gap_exp(dv * dv * Real(-0.01)) + g02;
-}
 template <class Math, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real gap_term_scaled(Real g08, Real g02, Real dv) {
-  return gap_factor<Math>(g08, g02, dv) * dv;
+  return (g08 * Math::gap_exp(dv * dv * Real(-0.01)) + g02) * dv;
 }
 template <class Math, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real gap_term(Real g, Real dv) {
@@ -125,15 +119,6 @@ struct MeshGapJunctions {
   // in the same order as current(), for kernels that stage the neighbours' V_d (io_mesh_pair.hpp).
   template <class Math, class VdAt>
   KOKKOS_FORCEINLINE_FUNCTION Real current_at(const int r, const int c, const Real vd, const VdAt& vd_at) const {
-    return current_with(r, c, vd, vd_at,
-                        [&](int, int, const Real dv) { return gap_factor<Math>(g08, g02, dv); });
-  }
-
-  // The same sum with each junction's gap_factor from factor_at(dr, dc, dV) (dr, dc: the neighbour's offset), for
-  // kernels that compute each junction's factor once for both of its cells (io_mesh_tile.hpp).
-  template <class VdAt, class FactorAt>
-  KOKKOS_FORCEINLINE_FUNCTION Real current_with(const int r, const int c, const Real vd, const VdAt& vd_at,
-                                                const FactorAt& factor_at) const {
     Real ic = 0;
     for (int dr = -1; dr <= 1; ++dr) {
       const int rr = r + dr;
@@ -141,8 +126,7 @@ struct MeshGapJunctions {
       for (int dc = -1; dc <= 1; ++dc) {
         const int cc = c + dc;
         if ((dr == 0 && dc == 0) || cc < 0 || cc >= cols) continue;
-        const Real dv = vd - vd_at(rr, cc);
-        ic += factor_at(dr, dc, dv) * dv;
+        ic += gap_term_scaled<Math>(g08, g02, vd - vd_at(rr, cc));
       }
     }
     return ic;

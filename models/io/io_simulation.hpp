@@ -1,6 +1,7 @@
 #pragma once
 // Drives an IO network on one backend: owns the two state buffers, the per-cell g_CaL, the device network,
-// the spike buffer and a sample buffer; enqueues one kernel per step (no per-step host synchronisation).
+// the spike buffer and a sample buffer; enqueues one kernel per step, or per two steps on a mesh in float on GPU
+// backends (set_step_pairs), with no per-step host synchronisation.
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include "core/network/gap_network.hpp"
 #include "models/io/io_gap_split.hpp"
 #include "models/io/io_gap_tiled.hpp"
+#include "models/io/io_mesh_pair.hpp"
 #include "models/io/io_network_device.hpp"
 #include "models/io/io_parameters.hpp"
 #include "models/io/io_state.hpp"
@@ -72,9 +74,10 @@ class IoSimulation {
 
   // Back to the reference initial state, step 0.
   void reset() {
+    pending_ = false;
     fill_initial_state<Exec>(state_.cur);
     fill_initial_state<Exec>(state_.next);  // overwritten by the first step; filled here for its first touch
-    steps_done_ = 0;
+    steps_done_ = steps_launched_ = 0;
   }
 
   // Spike detection: upward crossings of V_axon through `threshold`. Call drain_spikes() at least every
@@ -89,37 +92,76 @@ class IoSimulation {
   std::int64_t spike_drain_interval() const { return spike_interval_; }
 
   // Advances one step. i_app goes to every dendrite; per_cell (if given) is added per cell.
+  // With step pairs on, a step without per-cell current may be held back and launched together with the next one
+  // (io_mesh_pair.hpp); everything that reads the state (state(), variable(), drain_spikes(), fence()) launches a
+  // held step first, so callers see exactly the one-step results.
   void step(double i_app, const std::vector<double>* per_cell = nullptr) {
     if (steps_done_ >= INT32_MAX) throw std::runtime_error("more than 2^31-1 steps in one run");
-    if (per_cell) upload_per_cell(*per_cell);
     prepare();
-    switch (kernel_) {
-      case GapKernel::Mesh: launch(network_.grid, i_app, per_cell != nullptr); break;
-      case GapKernel::Tiled:
-        compute_tiled_gap_currents<Exec, Real>(tiled_, state_.cur, i_gap_, Backend::is_gpu);
-        launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, per_cell != nullptr);
-        break;
-      case GapKernel::Split:
-        compute_split_gap_currents<Exec, Real>(network_.csr, state_.cur, i_gap_, static_cast<int>(cells_),
-                                               Backend::is_gpu);
-        launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, per_cell != nullptr);
-        break;
-      case GapKernel::Fused: launch(network_.csr, i_app, per_cell != nullptr); break;
+    if (pairs_ && per_cell == nullptr) {
+      if (pending_) {
+        launch_mesh_pair<Exec, Real, Mem, PairLaunchBounds>(step_functor(network_.grid, pending_i_app_, false),
+                                                            i_app, kPairTileRows);
+        state_.swap();
+        steps_launched_ += 2;
+        pending_ = false;
+      } else {
+        pending_ = true;
+        pending_i_app_ = i_app;
+      }
+      count_step();
+      return;
     }
-    state_.swap();
+    flush();
+    if (per_cell) upload_per_cell(*per_cell);
+    launch_one(i_app, per_cell != nullptr);
+    count_step();
+  }
+
+ private:
+  void count_step() {
     ++steps_done_;
     if (sink_.events.extent(0) != 0 && steps_done_ % spike_interval_ == 0) pending_check_ = true;
   }
 
+  // The step held back by step() (step pairs), launched alone.
+  void flush() {
+    if (!pending_) return;
+    pending_ = false;
+    launch_one(pending_i_app_, false);
+  }
+
+  void launch_one(double i_app, bool with_per_cell) {
+    switch (kernel_) {
+      case GapKernel::Mesh: launch(network_.grid, i_app, with_per_cell); break;
+      case GapKernel::Tiled:
+        compute_tiled_gap_currents<Exec, Real>(tiled_, state_.cur, i_gap_, Backend::is_gpu);
+        launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, with_per_cell);
+        break;
+      case GapKernel::Split:
+        compute_split_gap_currents<Exec, Real>(network_.csr, state_.cur, i_gap_, static_cast<int>(cells_),
+                                               Backend::is_gpu);
+        launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, with_per_cell);
+        break;
+      case GapKernel::Fused: launch(network_.csr, i_app, with_per_cell); break;
+    }
+    state_.swap();
+    ++steps_launched_;
+  }
+
+ public:
+
   // Spikes since the last drain, sorted by (step, cell); step = updates done when V_axon crossed.
   SpikeEvents drain_spikes() {
+    flush();
     pending_check_ = false;
     return drain_spike_sink(sink_, [](int cell) { return std::int64_t(cell); });
   }
   bool spikes_due() const { return pending_check_; }
 
   // Copies one state variable of every cell to the host (tests, checkpoints; not for the hot loop).
-  std::vector<double> variable(int var) const {
+  std::vector<double> variable(int var) {
+    flush();
     auto row = Kokkos::subview(state_.cur, var, Kokkos::ALL());
     auto h = Kokkos::create_mirror_view(row);
     Kokkos::deep_copy(h, row);
@@ -128,7 +170,10 @@ class IoSimulation {
     return out;
   }
 
-  const StateView<Real, Mem>& state() const { return state_.cur; }
+  const StateView<Real, Mem>& state() {
+    flush();
+    return state_.cur;
+  }
   std::int64_t cells() const { return cells_; }
   std::int64_t steps_done() const { return steps_done_; }
   std::int64_t device_bytes() const {
@@ -136,7 +181,10 @@ class IoSimulation {
                                      i_gap_.extent(0) * sizeof(Real)) +
            network_.device_bytes() + tiled_.device_bytes();
   }
-  void fence() const { Exec().fence(); }
+  void fence() {
+    flush();
+    Exec().fence();
+  }
 
   // Which gap-junction kernel the steps use. Mesh: neighbours from the index (mesh2d). Fused: each cell sums its
   // CSR row inside the step kernel. Split: a vector-lane group per cell sums the row in a kernel of its own
@@ -189,6 +237,8 @@ class IoSimulation {
     }
     if ((kernel_ == GapKernel::Split || kernel_ == GapKernel::Tiled) && i_gap_.extent(0) == 0)
       i_gap_ = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_gap_current"), cells_);
+    pairs_ = kernel_ == GapKernel::Mesh &&
+             (step_pairs_mode_ == 1 || (step_pairs_mode_ == -1 && Backend::is_gpu && sizeof(Real) == 4));
     prepared_ = true;
   }
   GapKernel gap_kernel() {
@@ -197,7 +247,7 @@ class IoSimulation {
   }
   std::string gap_kernel_name() {
     switch (gap_kernel()) {
-      case GapKernel::Mesh: return "mesh";
+      case GapKernel::Mesh: return pairs_ ? "mesh, 2 steps per launch" : "mesh";
       case GapKernel::Split: return "CSR split";
       case GapKernel::Tiled:
         return "tiled " + std::to_string(tiled_.tiling.brick) + "^3+" + std::to_string(tiled_.tiling.halo);
@@ -209,17 +259,35 @@ class IoSimulation {
     return {tiled_.in_junctions(), tiled_.out_junctions()};
   }
 
+  // Step pairs on the mesh kernel (io_mesh_pair.hpp: two steps per launch, the same results bit for bit): -1 = on
+  // GPU backends in float (default), 0 = never, 1 = always (any backend and precision; tests). They stay off for
+  // other gap kernels. The default follows the H200 measurements in docs/performance.md: 1M-cell mesh float 6 %
+  // faster, double 8-15 % slower (FP64 latency, not memory, limits the double step).
+  void set_step_pairs(int mode) {
+    require_unprepared();
+    step_pairs_mode_ = mode;
+  }
+  bool step_pairs() {
+    prepare();
+    return pairs_;
+  }
+
   // Host backends: SIMD chunked kernel (default) or the plain one-cell-per-index kernel with libm exp (the
   // "straightforward scalar" baseline the benchmarks compare against). No effect on GPU backends.
   void set_host_simd(bool on) { host_simd_ = on; }
 
  private:
+  // The functor of the next step to launch (steps_launched_ + 1).
+  template <class Gap>
+  IoStepFunctor<Exec, Real, Gap> step_functor(const Gap& gap, double i_app, bool with_per_cell) const {
+    return make_step_functor<Exec, Real, Gap>(
+        state_, g_cal_, with_per_cell ? Kokkos::View<const Real*, Mem>(i_app_cell_) : Kokkos::View<const Real*, Mem>(),
+        gap, constants_, i_app, sink_, spike_threshold_, steps_launched_);
+  }
+
   template <class Gap>
   void launch(const Gap& gap, double i_app, bool with_per_cell) {
-    const auto f = make_step_functor<Exec, Real, Gap>(state_, g_cal_,
-                                                      with_per_cell ? Kokkos::View<const Real*, Mem>(i_app_cell_)
-                                                                    : Kokkos::View<const Real*, Mem>(),
-                                                      gap, constants_, i_app, sink_, spike_threshold_, steps_done_);
+    const auto f = step_functor(gap, i_app, with_per_cell);
     if constexpr (!Backend::is_gpu) {
       if (host_simd_) {  // host: chunks of cells with SIMD compartment loops (io_step.hpp)
         const auto chunks = (cells_ + kHostChunk - 1) / kHostChunk;
@@ -274,7 +342,16 @@ class IoSimulation {
   SpikeSink<Mem> sink_;
   Real spike_threshold_ = Real(-20);
   std::int64_t spike_interval_ = 0;
-  std::int64_t steps_done_ = 0;
+  std::int64_t steps_done_ = 0;      // steps taken, including a held-back one
+  std::int64_t steps_launched_ = 0;  // steps enqueued on the execution space
+  bool pending_ = false;             // one step held back for a pair
+  double pending_i_app_ = 0;
+  int step_pairs_mode_ = -1;
+  bool pairs_ = false;
+  // Step-pair kernel tiles: 8 rows of 32 cells, at most 64 registers (1M-cell mesh float on an H200: 0.0387
+  // ns/cell-step against 0.0398 with the compiler's 48 registers and 0.0410 for one-step launches).
+  static constexpr int kPairTileRows = 8;
+  using PairLaunchBounds = Kokkos::LaunchBounds<256, 4>;
   bool pending_check_ = false;
   bool host_simd_ = true;
   int gap_split_mode_ = -1, gap_tiled_mode_ = -1, tile_brick_ = 0, tile_halo_ = 0;

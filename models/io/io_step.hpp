@@ -108,22 +108,10 @@ struct IoStepFunctor {
   // GPU (and any backend without a chunked path): one cell per index, everything fused.
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i), va = cur(V_AXON, i);  // read once (next may alias cur)
-    update_cell(i, vd, vs, va, gap.template current<NativeMath>(i, vd, cur));
-  }
-
-  // Cell i to step n+1 given its step-n voltages and gap-junction current (the mesh tile kernel, io_mesh_tile.hpp,
-  // computes the current its own way).
-  KOKKOS_FORCEINLINE_FUNCTION void update_cell(const int i, const Real vd, const Real vs, const Real va,
-                                               const Real i_c) const {
-    update_cell_from(cur, i, vd, vs, va, i_c);
-  }
-  // The same with cell i's step-n variables from `in` (in(VAR, i)) instead of `cur` (io_step_staged.hpp).
-  template <class In>
-  KOKKOS_FORCEINLINE_FUNCTION void update_cell_from(const In& in, const int i, const Real vd, const Real vs,
-                                                    const Real va, const Real i_c) const {
-    dendrite<NativeMath>(in, next, i, vd, vs, i_c, applied_current(i));
-    soma<NativeMath>(in, next, i, vd, vs, va);
-    const Real va_new = axon<NativeMath>(in, next, i, vs, va);
+    const Real i_c = gap.template current<NativeMath>(i, vd, cur);
+    dendrite<NativeMath>(cur, next, i, vd, vs, i_c, applied_current(i));
+    soma<NativeMath>(cur, next, i, vd, vs, va);
+    const Real va_new = axon<NativeMath>(cur, next, i, vs, va);
     if (spikes.events.extent(0) != 0 && va < spike_threshold && va_new >= spike_threshold) record_spike(i);
   }
 
