@@ -23,6 +23,26 @@ using namespace kbrain::io;
 using Exec = Kokkos::Cuda;
 using Mem = Kokkos::CudaSpace;
 
+// Experimental: each cell's step as two or three warp-sized work items (warp w: cells 32 (w / P) .., part w mod P),
+// so that a thread's work, and with it the ramp at each launch's start and end, is shorter. P = 2: gap + dendrite +
+// axon | soma; P = 3: gap + dendrite | soma | axon.
+template <class Real, int P>
+struct PartsFunctor {
+  IoStepFunctor<Exec, Real, MeshGapJunctions<Real, Mem>> f;
+  int n;
+  KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
+    const int w = j >> 5, lane = j & 31, part = w % P, i = (w / P) * 32 + lane;
+    if (i >= n) return;
+    const Real vd = f.cur(V_DEND, i), vs = f.cur(V_SOMA, i), va = f.cur(V_AXON, i);
+    if (part == 0) {
+      const Real i_c = f.gap.template current<NativeMath>(i, vd, f.cur);
+      f.template dendrite<NativeMath>(f.cur, f.next, i, vd, vs, i_c, f.applied_current(i));
+    }
+    if ((P == 2 && part == 1) || (P == 3 && part == 1)) f.template soma<NativeMath>(f.cur, f.next, i, vd, vs, va);
+    if ((P == 2 && part == 0) || (P == 3 && part == 2)) f.template axon<NativeMath>(f.cur, f.next, i, vs, va);
+  }
+};
+
 template <class Real>
 struct Mesh {
   int side;
@@ -51,6 +71,15 @@ struct Mesh {
   void one_step() {
     Kokkos::parallel_for("io_step", Kokkos::RangePolicy<Exec, Kokkos::LaunchBounds<256, 6>>(0, side * side),
                          functor());
+    state.swap();
+    ++steps;
+  }
+  template <int P, unsigned MaxThreads = 256, unsigned MinBlocks = 6>
+  void parts() {
+    const int n = side * side, items = ((n + 31) / 32) * 32 * P;
+    Kokkos::parallel_for("io_step_parts",
+                         Kokkos::RangePolicy<Exec, Kokkos::LaunchBounds<MaxThreads, MinBlocks>>(0, items),
+                         PartsFunctor<Real, P>{functor(), n});
     state.swap();
     ++steps;
   }
@@ -100,11 +129,11 @@ void sweep(int side, const char* precision) {
   };
   const std::vector<Variant> variants = {
       {"one-step x2 (256x6)", [](Mesh<Real>& m) { m.one_step(); m.one_step(); }},
-      {"pair rows 4", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<>>(4); }},
+      {"parts 2 (256x6)", [](Mesh<Real>& m) { m.template parts<2>(); m.template parts<2>(); }},
+      {"parts 3 (256x6)", [](Mesh<Real>& m) { m.template parts<3>(); m.template parts<3>(); }},
+      {"parts 2 (256x8)", [](Mesh<Real>& m) { m.template parts<2, 256, 8>(); m.template parts<2, 256, 8>(); }},
+      {"parts 3 (256x8)", [](Mesh<Real>& m) { m.template parts<3, 256, 8>(); m.template parts<3, 256, 8>(); }},
       {"pair rows 8", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<>>(8); }},
-      {"pair rows 12", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<>>(12); }},
-      {"pair rows 16", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<>>(16); }},
-      {"pair rows 4 (128x8)", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<128, 8>>(4); }},
       {"pair rows 8 (256x4)", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<256, 4>>(8); }},
       {"pair rows 16 (512x2)", [](Mesh<Real>& m) { m.template pair<Kokkos::LaunchBounds<512, 2>>(16); }},
   };

@@ -11,9 +11,9 @@ mkdir -p "$out"
 source "$here/scripts/probe_kokkos.sh"
 probe_kokkos "$out/kokkos.log"
 probe_compile "$here/bench/io_mesh_pair_tune.cpp" "$out/tune" "$out/build.log" "$here"
-grep -A2 'Function properties for.*\(IoMeshPair\|IoStepFunctor\)' "$out/build.log" |
-  grep -o 'IoMeshPairFunctorINS_4CudaE[df]\|IoStepFunctorINS_4CudaE[df]\|LaunchBoundsILj[0-9]*ELj[0-9]*\|Used [0-9]* registers\|[0-9]* bytes spill stores' |
-  paste -sd' ' | sed 's/ IoStep/\nIoStep/g; s/ IoMesh/\nIoMesh/g' | tee "$out/registers.txt"
+grep -A2 'Function properties for.*\(IoMeshPair\|PartsFunctor\|IoStepFunctor\)' "$out/build.log" |
+  grep -o 'IoMeshPairFunctorINS_4CudaE[df]\|PartsFunctorI[df]Li[0-9]\|IoStepFunctorINS_4CudaE[df]\|LaunchBoundsILj[0-9]*ELj[0-9]*\|Used [0-9]* registers\|[0-9]* bytes spill stores' |
+  paste -sd' ' | sed 's/ IoStep/\nIoStep/g; s/ IoMesh/\nIoMesh/g; s/ [0-9]*PartsF/\nPartsF/g' | tee "$out/registers.txt"
 sides=("$@")
 [ ${#sides[@]} -gt 0 ] || sides=(1024 1006)
 for side in "${sides[@]}"; do "$out/tune" $side 2>&1 | grep side; done | tee "$out/tune.txt"
