@@ -262,7 +262,7 @@ class IoSimulation {
   // Step pairs on the mesh kernel (io_mesh_pair.hpp: two steps per launch, the same results bit for bit): -1 = on
   // GPU backends in float (default), 0 = never, 1 = always (any backend and precision; tests). They stay off for
   // other gap kernels. The default follows the H200 measurements in docs/performance.md: 1M-cell mesh float 6 %
-  // faster, double 8-15 % slower (FP64 latency, not memory, limits the double step).
+  // faster, double 7-15 % slower (FP64 latency, not memory, limits the double step).
   void set_step_pairs(int mode) {
     require_unprepared();
     step_pairs_mode_ = mode;
