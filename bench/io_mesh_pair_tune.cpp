@@ -1,6 +1,7 @@
 // The CUDA two-step mesh kernel (models/io/io_mesh_pair.hpp), and a cell's step split into warp-sized parts
-// (PartsFunctor below), against the one-step kernel on one GPU: tile rows, parts and launch bounds swept, each variant checked bit for bit against one-step launches after 40 steps, then timed as
-// the median of 5 runs of 200 steps (one fence per run). Same inputs as kbrain_bench's io_step benchmark (reference
+// (PartsFunctor below), against the one-step kernel on one GPU: tile rows, parts and launch bounds swept, each
+// variant checked bit for bit against one-step launches after 40 steps, then timed as the median of 5 runs of 200
+// steps (one fence per run). Same inputs as kbrain_bench's io_step benchmark (reference
 // initial state, g_CaL = 0.6 + 0.2 (i mod 97) / 97, I_app = 6 every 10th step). Not part of the CMake build:
 // scripts/tune_mesh_pair.sh compiles and runs it.
 //   io_mesh_pair_tune [SIDE]
