@@ -210,6 +210,9 @@ struct TiledCurrentsFunctor {
   Kokkos::View<Real*, Mem> out;
 
   static std::size_t scratch_bytes(const BrickTiling& t) { return Scratch::shmem_size(t.region_sites()); }
+  static constexpr int kLanes = 32;   // the GPU vector length (compute_tiled_gap_currents)
+  static constexpr int kUnroll = 4;   // junctions per lane whose loads are in flight together
+  KOKKOS_INLINE_FUNCTION static int groups(const int n) { return (n + kLanes * kUnroll - 1) / (kLanes * kUnroll); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const BrickTiling t = gap.tiling;
@@ -244,23 +247,56 @@ struct TiledCurrentsFunctor {
       const Real vd = cube(((u + h) * r + (v + h)) * r + (w + h));
       const bool per_junction = gap.per_junction_g;
       const Real g = gap.g_const;
+      // Each vector lane takes the junctions lane, lane + 32, lane + 64, ... of the row in that order (as a plain
+      // ThreadVectorRange over the row with 32 lanes would), kUnroll at a time with their loads issued first: the
+      // kernel is bound by the latency of these loads (docs/performance.md, profile of the tiled kernel).
+      const std::int64_t in_b = gap.in_offsets(id), out_b = gap.out_offsets(id);
+      const int n_in = static_cast<int>(gap.in_offsets(id + 1) - in_b);
+      const int n_out = static_cast<int>(gap.out_offsets(id + 1) - out_b);
+      const std::uint16_t* slot = gap.slots.data() + in_b;
+      const std::int32_t* source = gap.out_sources.data() + out_b;
+      const Real* g_in = per_junction ? gap.g_in.data() + in_b : nullptr;
+      const Real* g_out = per_junction ? gap.g_out.data() + out_b : nullptr;
       Real in_sum = 0, out_sum = 0;
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, gap.in_offsets(id), gap.in_offsets(id + 1)),
-          [&](const std::int64_t k, Real& sum) {
-            sum += gap_term<GapKernelMath>(per_junction ? gap.g_in(k) : g, vd - cube(gap.slots(k)));
+          Kokkos::ThreadVectorRange(team, kLanes * groups(n_in)),
+          [&](const int t, Real& sum) {
+            const int first = (t / kLanes) * kLanes * kUnroll + t % kLanes;
+            Real v[kUnroll];
+            for (int u = 0; u < kUnroll; ++u) {
+              const int j = first + u * kLanes;
+              v[u] = j < n_in ? cube(slot[j]) : Real(0);
+            }
+            for (int u = 0; u < kUnroll; ++u) {
+              const int j = first + u * kLanes;
+              if (j < n_in) sum += gap_term<GapKernelMath>(per_junction ? g_in[j] : g, vd - v[u]);
+            }
           },
           in_sum);
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, gap.out_offsets(id), gap.out_offsets(id + 1)),
-          [&](const std::int64_t k, Real& sum) {
-            sum += gap_term<GapKernelMath>(per_junction ? gap.g_out(k) : g, vd - cur(V_DEND, gap.out_sources(k)));
+          Kokkos::ThreadVectorRange(team, kLanes * groups(n_out)),
+          [&](const int t, Real& sum) {
+            const int first = (t / kLanes) * kLanes * kUnroll + t % kLanes;
+            Real v[kUnroll];
+            for (int u = 0; u < kUnroll; ++u) {
+              const int j = first + u * kLanes;
+              v[u] = j < n_out ? cur(V_DEND, source[j]) : Real(0);
+            }
+            for (int u = 0; u < kUnroll; ++u) {
+              const int j = first + u * kLanes;
+              if (j < n_out) sum += gap_term<GapKernelMath>(per_junction ? g_out[j] : g, vd - v[u]);
+            }
           },
           out_sum);
       Kokkos::single(Kokkos::PerThread(team), [&]() { out(id) = in_sum + out_sum; });
     });
   }
 };
+
+// GPU launch bounds of the tiled kernel: as many teams per SM as its team scratch allows (6 in float, 5 in double
+// with the default cuts), so that the unrolled lane loop's registers do not lower the occupancy.
+template <class Real>
+using TiledLaunchBounds = Kokkos::LaunchBounds<256, sizeof(Real) == 4 ? 6 : 5>;
 
 // out(i) = gap current of cell i: one team per brick (8 warps of 32 lanes on GPUs, one thread on the host) with the
 // brick's cube in team scratch.
@@ -269,7 +305,8 @@ void compute_tiled_gap_currents(const TiledGapJunctions<Real, Mem>& gap, const S
                                 const Kokkos::View<Real*, Mem>& out, bool gpu) {
   using Functor = TiledCurrentsFunctor<Exec, Real>;
   Kokkos::parallel_for("kbrain::io::gap_currents_tiled",
-                       Kokkos::TeamPolicy<Exec>(gap.tiling.bricks(), gpu ? 8 : 1, gpu ? 32 : 1)
+                       Kokkos::TeamPolicy<Exec, TiledLaunchBounds<Real>>(gap.tiling.bricks(), gpu ? 8 : 1,
+                                                                       gpu ? Functor::kLanes : 1)
                            .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(gap.tiling))),
                        Functor{gap, cur, out});
 }
