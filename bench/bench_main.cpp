@@ -108,8 +108,9 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
 
 // The gap-junction kernel a benchmark forces (IoSimulation::set_gap_split / set_gap_tiling).
 struct GapVariant {
-  std::string name;  // fused, split, tiled (default cut), tiled_B_H
+  std::string name;  // fused, split, tiled (default cut), tiled_B_H, tiled_banks (default cut, bank order)
   int split = 0, tiled = 0, brick = 0, halo = 0;
+  bool bank_order = false;
 };
 
 // IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
@@ -136,7 +137,7 @@ void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std:
                                                                              generated.lattice_side),
       g_cal);
   sim.set_gap_split(variant.split);
-  sim.set_gap_tiling(variant.tiled, variant.brick, variant.halo);
+  sim.set_gap_tiling(variant.tiled, variant.brick, variant.halo, variant.bank_order);
   sim.prepare();
   if (variant.tiled == 1) {
     const auto [in, out] = sim.tiled_junctions();
@@ -317,8 +318,15 @@ void register_backend() {
             {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 1000}, {RandomNetworkSpec::Kind::Gaussian3d, 4194304, 1000}};
   const std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
   // Tiled cuts: the default (largest cube in 40 KiB: 21^3 floats, 17^3 doubles) and its neighbours.
-  const std::vector<GapVariant> float_tiles = {{"tiled", 0, 1}, {"tiled_5_8", 0, 1, 5, 8}, {"tiled_9_6", 0, 1, 9, 6}};
-  const std::vector<GapVariant> double_tiles = {{"tiled", 0, 1}, {"tiled_3_7", 0, 1, 3, 7}, {"tiled_7_5", 0, 1, 7, 5}};
+  // tiled_banks: the default cut with the in-cube junctions in bank order (BrickTiling::bank_order).
+  const std::vector<GapVariant> float_tiles = {{"tiled", 0, 1},
+                                               {"tiled_banks", 0, 1, 0, 0, true},
+                                               {"tiled_5_8", 0, 1, 5, 8},
+                                               {"tiled_9_6", 0, 1, 9, 6}};
+  const std::vector<GapVariant> double_tiles = {{"tiled", 0, 1},
+                                                {"tiled_banks", 0, 1, 0, 0, true},
+                                                {"tiled_3_7", 0, 1, 3, 7},
+                                                {"tiled_7_5", 0, 1, 7, 5}};
   for (const Gen& g : gens) {
     const bool lattice = g.kind == RandomNetworkSpec::Kind::Gaussian3d;
     const std::string tag = std::string(lattice ? "gaussian3d/" : "uniform/") + std::to_string(g.cells) + "/" +

@@ -50,6 +50,7 @@ auto host(const V& v) {
 
 struct Cut {
   int brick, halo;
+  bool bank_order = false;
 };
 
 // Every variable of every cell after `steps` steps with a pulse; tiled = -1 default, 0 fused, 1 tiled (cut).
@@ -59,7 +60,7 @@ std::vector<std::vector<double>> run(const RandomNetworkSpec& spec, int tiled, C
   for (std::int64_t i = 0; i < spec.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 13) / 13.0;
   io::IoSimulation<Backend, double> sim(io::IoParameters{}, device_network<Backend>(spec), g_cal);
   sim.set_gap_split(0);
-  sim.set_gap_tiling(tiled, cut.brick, cut.halo);
+  sim.set_gap_tiling(tiled, cut.brick, cut.halo, cut.bank_order);
   CHECK((sim.gap_kernel() == io::IoSimulation<Backend, double>::GapKernel::Tiled) == (tiled == 1));
   return test::run_pulse_and_read_state(sim, steps);
 }
@@ -121,6 +122,50 @@ TEST_SUITE("io_tiled") {
   }
   TEST_CASE_TEMPLATE_APPLY(io_tiled_lists, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE_TEMPLATE_DEFINE("bank order: each row's in-cube junctions, round by round, one per bank residue", Backend,
+                            io_tiled_bank_order) {
+    using Exec = typename Backend::execution_space;
+    const auto spec = lattice_spec(3000, true);
+    const auto d = device_network<Backend>(spec);
+    io::BrickTiling t;
+    t.cells = spec.cells;
+    t.side = d.lattice_side;
+    t.brick = 2;
+    t.halo = 6;  // a 14^3 cube: almost every junction is in it, rows of ~40
+    const auto csr_order = io::build_tiled_gap<Exec, double>(d.csr, t);
+    t.bank_order = true;
+    const auto banked = io::build_tiled_gap<Exec, double>(d.csr, t);
+    const auto off = host(csr_order.in_offsets), off_b = host(banked.in_offsets);
+    const auto slots = host(csr_order.slots), slots_b = host(banked.slots);
+    const auto g = host(csr_order.g_in), g_b = host(banked.g_in);
+    const auto out_a = host(csr_order.out_sources), out_b = host(banked.out_sources);
+    constexpr int banks = io::tiled::kBankSlots<double>;
+    std::int64_t bad = 0, full_rounds = 0;
+    for (std::int64_t i = 0; i < spec.cells; ++i) {
+      bad += off(i) != off_b(i);
+      // Reference: CSR-order junctions bucketed by slot mod 16, then taken round by round.
+      std::vector<std::vector<std::int64_t>> bucket(banks);
+      for (std::int64_t k = off(i); k < off(i + 1); ++k) bucket[slots(k) % banks].push_back(k);
+      std::int64_t at = off(i);
+      for (std::size_t round = 0; at < off(i + 1); ++round) {
+        int in_round = 0;
+        for (int b = 0; b < banks; ++b)
+          if (round < bucket[b].size()) {
+            const std::int64_t k = bucket[b][round];
+            bad += slots_b(at) != slots(k) || g_b(at) != g(k);
+            ++at, ++in_round;
+          }
+        full_rounds += in_round == banks;
+      }
+    }
+    CHECK(bad == 0);
+    CHECK(full_rounds > 0);  // some rounds cover all 16 residues: the order does something
+    bool same_out = out_a.extent(0) == out_b.extent(0);
+    for (std::size_t k = 0; same_out && k < out_a.extent(0); ++k) same_out = out_a(k) == out_b(k);
+    CHECK(same_out);  // out-of-cube junctions keep CSR order
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_tiled_bank_order, KBRAIN_TEST_BACKENDS);
+
   TEST_CASE_TEMPLATE_DEFINE("tiled gap currents agree with the fused kernel", Backend, io_tiled_vs_fused) {
     for (const std::int64_t cells : {std::int64_t(4096), std::int64_t(3000)}) {
       for (const bool g_range : {false, true}) {
@@ -129,9 +174,11 @@ TEST_SUITE("io_tiled") {
         const auto spec = lattice_spec(cells, g_range);
         const auto fused = run<Backend>(spec, 0, {0, 0});
         CHECK(fused[io::V_DEND][0] != fused[io::V_DEND][1]);  // coupled cells with different g_CaL differ
-        for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}}) {  // a tail outside; all outside; ~all inside
+        // a tail outside; all outside; ~all inside; the first and last with the in-cube lists in bank order
+        for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}, Cut{3, 2, true}, Cut{2, 6, true}}) {
           CAPTURE(cut.brick);
           CAPTURE(cut.halo);
+          CAPTURE(cut.bank_order);
           CHECK(max_abs_diff(fused, run<Backend>(spec, 1, cut)) < 1e-9);
         }
       }
@@ -153,14 +200,16 @@ TEST_SUITE("io_tiled") {
     Kokkos::View<double*, Mem> by_row("by_row", cells);
     io::compute_split_gap_currents<Exec, double>(d.csr, state, by_row, cells, Backend::is_gpu);
     const auto want = host(by_row);
-    for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}}) {
+    for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}, Cut{2, 6, true}}) {
       CAPTURE(cut.brick);
       CAPTURE(cut.halo);
+      CAPTURE(cut.bank_order);
       io::BrickTiling t;
       t.cells = spec.cells;
       t.side = d.lattice_side;
       t.brick = cut.brick;
       t.halo = cut.halo;
+      t.bank_order = cut.bank_order;
       const auto tl = io::build_tiled_gap<Exec, double>(d.csr, t);
       Kokkos::View<double*, Mem> tiled_out("tiled", cells);
       Kokkos::deep_copy(tiled_out, -1e300);

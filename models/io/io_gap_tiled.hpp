@@ -9,7 +9,8 @@
 // tail) are kept in a second, ordinary CSR and gathered from global memory in a loop of their own, so no lane
 // waits on another's global load.
 //
-// The two lists are built once from the CSR (build_tiled_gap), in CSR order within each list. Summation: the
+// The two lists are built once from the CSR (build_tiled_gap), in CSR order within each list (or, optionally, the
+// in-cube list in shared-memory bank order: BrickTiling::bank_order). Summation: the
 // in-cube terms, then the out-of-cube terms, each reduced over the vector lanes; so results agree with the fused
 // kernel to rounding, not bit for bit (as with the split kernel).
 #include <cmath>
@@ -30,6 +31,11 @@ namespace kbrain::io {
 struct BrickTiling {
   std::int64_t cells = 0;
   int side = 0, brick = 0, halo = 0;
+  // In-cube junctions of each row in bank order (tiled::bank_position) instead of CSR order: the 16 (double) or 32
+  // (float) values a warp reads from the cube at once then sit in different shared-memory banks. Off by default:
+  // the profile of the tiled kernel (docs/performance.md) shows 5.4-way bank conflicts in double, but this order
+  // has not been measured on a GPU yet.
+  bool bank_order = false;
 
   KOKKOS_INLINE_FUNCTION int region() const { return brick + 2 * halo; }
   KOKKOS_INLINE_FUNCTION int bricks_yz() const { return (side + brick - 1) / brick; }
@@ -117,8 +123,23 @@ KOKKOS_INLINE_FUNCTION std::uint16_t slot_of(const BrickTiling& t, Site c, Site 
   return static_cast<std::uint16_t>((rx * r + ry) * r + rz);
 }
 
+// Values of one shared-memory wavefront: 128 bytes, 16 doubles or 32 floats.
+template <class Real>
+inline constexpr int kBankSlots = 128 / static_cast<int>(sizeof(Real));
+
+// Bank order of a row: round k takes, for each residue b = 0, 1, ... of slot mod kBankSlots in turn, the k-th
+// junction (in CSR order) with that residue, if there is one. Position of the k-th junction with residue r, given
+// the row's count per residue: every residue contributes min(count, k) to the rounds before k, and the residues
+// before r with more than k junctions come first within round k.
+template <int Banks>
+KOKKOS_INLINE_FUNCTION int bank_position(const int* count, const int r, const int k) {
+  int pos = 0;
+  for (int b = 0; b < Banks; ++b) pos += (count[b] < k ? count[b] : k) + (b < r && count[b] > k ? 1 : 0);
+  return pos;
+}
+
 // Count pass (Fill = false): in_offsets(i), out_offsets(i) = the cell's in-cube and out-of-cube junction counts.
-// Fill pass: writes both lists in CSR order.
+// Fill pass: writes both lists in CSR order, or the in-cube list in bank order (BrickTiling::bank_order).
 template <class Real, class Mem, bool Fill>
 struct SplitRowsFunctor {
   BrickTiling t;
@@ -128,16 +149,29 @@ struct SplitRowsFunctor {
   Kokkos::View<std::int32_t*, Mem> out_sources;
   Kokkos::View<Real*, Mem> g_in, g_out;
 
+  static constexpr int kBanks = kBankSlots<Real>;
+
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
     const Site c = site_of(i, t.side);
-    std::int64_t n_in = Fill ? in_offsets(i) : 0, n_out = Fill ? out_offsets(i) : 0;
+    const std::int64_t in_begin = Fill ? in_offsets(i) : 0;
+    std::int64_t n_in = in_begin, n_out = Fill ? out_offsets(i) : 0;
+    int count[kBanks], seen[kBanks];  // bank order: junctions per residue, and placed so far
+    if (Fill && t.bank_order) {
+      for (int b = 0; b < kBanks; ++b) count[b] = seen[b] = 0;
+      for (std::int64_t k = csr.offsets(i); k < csr.offsets(i + 1); ++k) {
+        const std::uint16_t slot = slot_of(t, c, site_of(csr.sources(k), t.side));
+        if (slot != kNoSlot) ++count[slot % kBanks];
+      }
+    }
     for (std::int64_t k = csr.offsets(i); k < csr.offsets(i + 1); ++k) {
       const std::int32_t src = csr.sources(k);
       const std::uint16_t slot = slot_of(t, c, site_of(src, t.side));
       if (slot != kNoSlot) {
         if (Fill) {
-          slots(n_in) = slot;
-          if (csr.g.extent(0) != 0) g_in(n_in) = csr.g(k);
+          const int r = slot % kBanks;
+          const std::int64_t at = t.bank_order ? in_begin + bank_position<kBanks>(count, r, seen[r]++) : n_in;
+          slots(at) = slot;
+          if (csr.g.extent(0) != 0) g_in(at) = csr.g(k);
         }
         ++n_in;
       } else {

@@ -204,20 +204,22 @@ class IoSimulation {
 
   // Tiled (lattice networks only): -1 = on GPU backends when the mean number of junctions per cell is at least
   // kTiledMinDegree (default), 0 = never, 1 = always (throws without a lattice). brick, halo: the cut (0 = the
-  // largest cube that fits the team scratch memory, default_tiling). The default follows the H200 measurements in
+  // largest cube that fits the team scratch memory, default_tiling). bank_order: BrickTiling::bank_order (not
+  // measured yet, off). The default follows the H200 measurements in
   // docs/performance.md: at 1000 junctions per cell tiled is 1.7x faster than split in float and 1.3x faster than
   // fused in double; at 100 it is no faster in float and slower in double.
   static constexpr double kTiledMinDegree = 500;
   static bool tiles_by_default(bool lattice, double junctions, double cells) {
     return Backend::is_gpu && lattice && junctions >= kTiledMinDegree * cells;
   }
-  void set_gap_tiling(int mode, int brick = 0, int halo = 0) {
+  void set_gap_tiling(int mode, int brick = 0, int halo = 0, bool bank_order = false) {
     require_unprepared();
     if (mode == 1 && network_.lattice_side <= 0)
       throw std::invalid_argument("the tiled gap kernel needs a lattice network (gaussian3d)");
     gap_tiled_mode_ = mode;
     tile_brick_ = brick;
     tile_halo_ = halo;
+    tile_bank_order_ = bank_order;
   }
 
   // Chooses the gap kernel and builds what it needs (the tiled lists). Idempotent.
@@ -230,6 +232,7 @@ class IoSimulation {
         t.brick = tile_brick_;
         t.halo = tile_halo_;
       }
+      t.bank_order = tile_bank_order_;
       if (static_cast<std::int64_t>(TiledCurrentsFunctor<Exec, Real>::scratch_bytes(t)) > tiled_scratch_limit())
         throw std::invalid_argument("tiled gap kernel: a cube of " + std::to_string(t.region()) +
                                     "^3 values does not fit the team scratch memory of " + std::string(Backend::name));
@@ -355,6 +358,7 @@ class IoSimulation {
   bool pending_check_ = false;
   bool host_simd_ = true;
   int gap_split_mode_ = -1, gap_tiled_mode_ = -1, tile_brick_ = 0, tile_halo_ = 0;
+  bool tile_bank_order_ = false;
   bool prepared_ = false;
   GapKernel kernel_ = GapKernel::Fused;
   TiledGapJunctions<Real, Mem> tiled_;
