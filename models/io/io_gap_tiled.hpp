@@ -248,6 +248,34 @@ struct TiledCurrentsFunctor {
   static constexpr int kUnroll = 4;   // junctions per lane whose loads are in flight together
   KOKKOS_INLINE_FUNCTION static int groups(const int n) { return (n + kLanes * kUnroll - 1) / (kLanes * kUnroll); }
 
+  // Sum of the gap terms of one list of a cell's row (n junctions; neighbour V_dend of junction j from vd_at(j);
+  // conductance g_row[j] when per_junction, else g_const). Each vector lane takes the junctions lane, lane + 32,
+  // lane + 64, ... in that order (as a plain ThreadVectorRange over the row with 32 lanes would), kUnroll at a time
+  // with their loads issued first: the kernel is bound by the latency of these loads (docs/performance.md, profile
+  // of the tiled kernel).
+  template <class VdAt>
+  KOKKOS_FORCEINLINE_FUNCTION Real row_sum(const Member& team, const int n, const Real vd, const bool per_junction,
+                                           const Real* g_row, const VdAt& vd_at) const {
+    const Real g = gap.g_const;
+    Real total = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, kLanes * groups(n)),
+        [&](const int t, Real& sum) {
+          const int first = (t / kLanes) * kLanes * kUnroll + t % kLanes;
+          Real v[kUnroll];
+          for (int u = 0; u < kUnroll; ++u) {
+            const int j = first + u * kLanes;
+            v[u] = j < n ? vd_at(j) : Real(0);
+          }
+          for (int u = 0; u < kUnroll; ++u) {
+            const int j = first + u * kLanes;
+            if (j < n) sum += gap_term<GapKernelMath>(per_junction ? g_row[j] : g, vd - v[u]);
+          }
+        },
+        total);
+    return total;
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const BrickTiling t = gap.tiling;
     const int nyz = t.bricks_yz(), brick = team.league_rank();
@@ -280,10 +308,6 @@ struct TiledCurrentsFunctor {
       if (id >= cells) return;
       const Real vd = cube(((u + h) * r + (v + h)) * r + (w + h));
       const bool per_junction = gap.per_junction_g;
-      const Real g = gap.g_const;
-      // Each vector lane takes the junctions lane, lane + 32, lane + 64, ... of the row in that order (as a plain
-      // ThreadVectorRange over the row with 32 lanes would), kUnroll at a time with their loads issued first: the
-      // kernel is bound by the latency of these loads (docs/performance.md, profile of the tiled kernel).
       const std::int64_t in_b = gap.in_offsets(id), out_b = gap.out_offsets(id);
       const int n_in = static_cast<int>(gap.in_offsets(id + 1) - in_b);
       const int n_out = static_cast<int>(gap.out_offsets(id + 1) - out_b);
@@ -291,37 +315,9 @@ struct TiledCurrentsFunctor {
       const std::int32_t* source = gap.out_sources.data() + out_b;
       const Real* g_in = per_junction ? gap.g_in.data() + in_b : nullptr;
       const Real* g_out = per_junction ? gap.g_out.data() + out_b : nullptr;
-      Real in_sum = 0, out_sum = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, kLanes * groups(n_in)),
-          [&](const int t, Real& sum) {
-            const int first = (t / kLanes) * kLanes * kUnroll + t % kLanes;
-            Real v[kUnroll];
-            for (int u = 0; u < kUnroll; ++u) {
-              const int j = first + u * kLanes;
-              v[u] = j < n_in ? cube(slot[j]) : Real(0);
-            }
-            for (int u = 0; u < kUnroll; ++u) {
-              const int j = first + u * kLanes;
-              if (j < n_in) sum += gap_term<GapKernelMath>(per_junction ? g_in[j] : g, vd - v[u]);
-            }
-          },
-          in_sum);
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, kLanes * groups(n_out)),
-          [&](const int t, Real& sum) {
-            const int first = (t / kLanes) * kLanes * kUnroll + t % kLanes;
-            Real v[kUnroll];
-            for (int u = 0; u < kUnroll; ++u) {
-              const int j = first + u * kLanes;
-              v[u] = j < n_out ? cur(V_DEND, source[j]) : Real(0);
-            }
-            for (int u = 0; u < kUnroll; ++u) {
-              const int j = first + u * kLanes;
-              if (j < n_out) sum += gap_term<GapKernelMath>(per_junction ? g_out[j] : g, vd - v[u]);
-            }
-          },
-          out_sum);
+      const Real in_sum = row_sum(team, n_in, vd, per_junction, g_in, [&](const int j) { return cube(slot[j]); });
+      const Real out_sum =
+          row_sum(team, n_out, vd, per_junction, g_out, [&](const int j) { return cur(V_DEND, source[j]); });
       Kokkos::single(Kokkos::PerThread(team), [&]() { out(id) = in_sum + out_sum; });
     });
   }
