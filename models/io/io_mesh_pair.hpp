@@ -92,12 +92,9 @@ struct IoMeshPairFunctor {
     const Real vd = vd_n(own), vs = f.cur(V_SOMA, i), va = f.cur(V_AXON, i);
     const Real i_c = mesh.template current_at<NativeMath>(
         r, c, vd, [&](const int rr, const int cc) { return vd_n(own + (rr - r) * kStageCols + (cc - c)); });
-    f.template dendrite<NativeMath>(f.cur, mid, i, vd, vs, i_c, f.i_app);
-    f.template soma<NativeMath>(f.cur, mid, i, vd, vs, va);
-    const Real va_new = f.template axon<NativeMath>(f.cur, mid, i, vs, va);
+    const Real va_new = f.template update_cell<NativeMath>(f.cur, mid, i, vd, vs, va, i_c, f.i_app);
     vd_n1(k) = mid(V_DEND, i);
-    if (inner(y, x) && f.spikes.events.extent(0) != 0 && va < f.spike_threshold && va_new >= f.spike_threshold)
-      f.record_spike_at(i, f.step);
+    if (inner(y, x) && f.crossed(va, va_new)) f.record_spike_at(i, f.step);
   }
 
   // Inner tile cell k to step n+2: state from `mid`, result to `next`.
@@ -110,11 +107,8 @@ struct IoMeshPairFunctor {
     const Real vd = mid(V_DEND, i), vs = mid(V_SOMA, i), va = mid(V_AXON, i);
     const Real i_c = mesh.template current_at<NativeMath>(
         r, c, vd, [&](const int rr, const int cc) { return vd_n1(k + (rr - r) * kTileCols + (cc - c)); });
-    f.template dendrite<NativeMath>(mid, f.next, i, vd, vs, i_c, i_app_second);
-    f.template soma<NativeMath>(mid, f.next, i, vd, vs, va);
-    const Real va_new = f.template axon<NativeMath>(mid, f.next, i, vs, va);
-    if (f.spikes.events.extent(0) != 0 && va < f.spike_threshold && va_new >= f.spike_threshold)
-      f.record_spike_at(i, f.step + 1);
+    const Real va_new = f.template update_cell<NativeMath>(mid, f.next, i, vd, vs, va, i_c, i_app_second);
+    if (f.crossed(va, va_new)) f.record_spike_at(i, f.step + 1);
   }
 
   KOKKOS_FORCEINLINE_FUNCTION bool inner(const int y, const int x) const {

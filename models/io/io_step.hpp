@@ -109,10 +109,22 @@ struct IoStepFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i), va = cur(V_AXON, i);  // read once (next may alias cur)
     const Real i_c = gap.template current<NativeMath>(i, vd, cur);
-    dendrite<NativeMath>(cur, next, i, vd, vs, i_c, applied_current(i));
-    soma<NativeMath>(cur, next, i, vd, vs, va);
-    const Real va_new = axon<NativeMath>(cur, next, i, vs, va);
-    if (spikes.events.extent(0) != 0 && va < spike_threshold && va_new >= spike_threshold) record_spike(i);
+    const Real va_new = update_cell<NativeMath>(cur, next, i, vd, vs, va, i_c, applied_current(i));
+    if (crossed(va, va_new)) record_spike(i);
+  }
+
+  // Cell i from `in` (step n) to `out` (step n+1): the three compartments below, fused; returns the new V_axon.
+  template <class Math, class In, class Out>
+  KOKKOS_FORCEINLINE_FUNCTION Real update_cell(const In& in, const Out& out, const int i, const Real vd, const Real vs,
+                                               const Real va, const Real i_c, const Real i_ext) const {
+    dendrite<Math>(in, out, i, vd, vs, i_c, i_ext);
+    soma<Math>(in, out, i, vd, vs, va);
+    return axon<Math>(in, out, i, vs, va);
+  }
+
+  // Whether V_axon crossed the spike threshold upwards (and spike detection is on).
+  KOKKOS_FORCEINLINE_FUNCTION bool crossed(const Real va, const Real va_new) const {
+    return spikes.events.extent(0) != 0 && va < spike_threshold && va_new >= spike_threshold;
   }
 
   // Host backends: kHostChunk cells per index. Gap currents (summed in the same junction order as on the GPU),
