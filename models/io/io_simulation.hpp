@@ -77,7 +77,7 @@ class IoSimulation {
     pending_ = false;
     fill_initial_state<Exec>(state_.cur);
     fill_initial_state<Exec>(state_.next);  // overwritten by the first step; filled here for its first touch
-    steps_done_ = steps_launched_ = 0;
+    steps_done_ = 0;
   }
 
   // Spike detection: upward crossings of V_axon through `threshold`. Call drain_spikes() at least every
@@ -103,7 +103,6 @@ class IoSimulation {
         launch_mesh_pair<Exec, Real, Mem, PairLaunchBounds>(step_functor(network_.grid, pending_i_app_, false),
                                                             i_app, kPairTileRows);
         state_.swap();
-        steps_launched_ += 2;
         pending_ = false;
       } else {
         pending_ = true;
@@ -127,8 +126,8 @@ class IoSimulation {
   // The step held back by step() (step pairs), launched alone.
   void flush() {
     if (!pending_) return;
+    launch_one(pending_i_app_, false);  // while still pending: its functor numbers it steps_launched() + 1
     pending_ = false;
-    launch_one(pending_i_app_, false);
   }
 
   void launch_one(double i_app, bool with_per_cell) {
@@ -146,7 +145,6 @@ class IoSimulation {
       case GapKernel::Fused: launch(network_.csr, i_app, with_per_cell); break;
     }
     state_.swap();
-    ++steps_launched_;
   }
 
  public:
@@ -280,12 +278,15 @@ class IoSimulation {
   void set_host_simd(bool on) { host_simd_ = on; }
 
  private:
-  // The functor of the next step to launch (steps_launched_ + 1).
+  // Steps enqueued on the execution space: all taken but a held-back one.
+  std::int64_t steps_launched() const { return steps_done_ - (pending_ ? 1 : 0); }
+
+  // The functor of the next step to launch (steps_launched() + 1).
   template <class Gap>
   IoStepFunctor<Exec, Real, Gap> step_functor(const Gap& gap, double i_app, bool with_per_cell) const {
     return make_step_functor<Exec, Real, Gap>(
         state_, g_cal_, with_per_cell ? Kokkos::View<const Real*, Mem>(i_app_cell_) : Kokkos::View<const Real*, Mem>(),
-        gap, constants_, i_app, sink_, spike_threshold_, steps_launched_);
+        gap, constants_, i_app, sink_, spike_threshold_, steps_launched());
   }
 
   template <class Gap>
@@ -345,8 +346,7 @@ class IoSimulation {
   SpikeSink<Mem> sink_;
   Real spike_threshold_ = Real(-20);
   std::int64_t spike_interval_ = 0;
-  std::int64_t steps_done_ = 0;      // steps taken, including a held-back one
-  std::int64_t steps_launched_ = 0;  // steps enqueued on the execution space
+  std::int64_t steps_done_ = 0;  // steps taken, including a held-back one
   bool pending_ = false;             // one step held back for a pair
   double pending_i_app_ = 0;
   int step_pairs_mode_ = -1;
