@@ -10,6 +10,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$here/build/host}"
 [ -x "$build/bench/kbrain_bench" ] || build="$here/build/cuda"
 bench="$build/bench/kbrain_bench"
+[ -x "$bench" ] || { echo "cpu_siblings.sh: no kbrain_bench in $build (build with scripts/build.sh host)" >&2; exit 2; }
 filter="^io_step/serial/${KBRAIN_SIBLINGS_PRECISION:-double}/256x256/mesh/"
 step_ns() {  # cpu -> ns/cell-step of the Serial step pinned there
   OMP_NUM_THREADS=1 taskset -c "$1" "$bench" --benchmark_min_time=0.5 --benchmark_filter="$filter" 2>/dev/null |
@@ -17,6 +18,7 @@ step_ns() {  # cpu -> ns/cell-step of the Serial step pinned there
 }
 n=$(nproc)
 alone=$(step_ns 0)
+[ -n "$alone" ] || { echo "cpu_siblings.sh: $bench printed no ns_per_cell_step for $filter" >&2; exit 1; }
 echo "CPU 0 alone: $alone ns/cell-step"
 echo "| other copy on CPU | CPU 0 ns/cell-step | slowdown of CPU 0 |"
 echo "|---:|---:|---:|"
