@@ -149,6 +149,11 @@ int main(int argc, char** argv) {
   Kokkos::initialize(argc, argv);
   {
     const int side = argc > 1 ? std::atoi(argv[1]) : 1024;
+    if (side < 3 || side > 16384) {
+      std::fprintf(stderr, "io_mesh_pair_tune: SIDE '%s' is not a mesh side (3 .. 16384)\n", argv[1]);
+      Kokkos::finalize();
+      return 2;
+    }
     sweep<double>(side, "double");
     sweep<float>(side, "float");
   }
