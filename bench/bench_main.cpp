@@ -108,9 +108,11 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
 
 // The gap-junction kernel a benchmark forces (IoSimulation::set_gap_split / set_gap_tiling).
 struct GapVariant {
-  std::string name;  // fused, split, tiled (default cut), tiled_B_H, tiled_banks (default cut, bank order)
+  std::string name;  // fused, split, tiled (default cut), tiled_B_H, tiled_banks (default cut, bank order),
+                     // tiled_expfree, tiled_stream, tiled_expfree_stream (default cut, TiledKernelChoice)
   int split = 0, tiled = 0, brick = 0, halo = 0;
   bool bank_order = false;
+  io::TiledKernelChoice choice{};
 };
 
 // IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
@@ -138,6 +140,7 @@ void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std:
       g_cal);
   sim.set_gap_split(variant.split);
   sim.set_gap_tiling(variant.tiled, variant.brick, variant.halo, variant.bank_order);
+  sim.set_tiled_kernel(variant.choice);
   sim.prepare();
   if (variant.tiled == 1) {
     const auto [in, out] = sim.tiled_junctions();
@@ -319,12 +322,19 @@ void register_backend() {
   const std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
   // Tiled cuts: the default (largest cube in 40 KiB: 21^3 floats, 17^3 doubles) and its neighbours.
   // tiled_banks: the default cut with the in-cube junctions in bank order (BrickTiling::bank_order).
+  // tiled_expfree, tiled_stream: the default cut with TiledKernelChoice's table-free exponential (double only) and
+  // streaming loads.
   const std::vector<GapVariant> float_tiles = {{"tiled", 0, 1},
                                                {"tiled_banks", 0, 1, 0, 0, true},
+                                               {"tiled_stream", 0, 1, 0, 0, false, {false, true}},
                                                {"tiled_5_8", 0, 1, 5, 8},
                                                {"tiled_9_6", 0, 1, 9, 6}};
   const std::vector<GapVariant> double_tiles = {{"tiled", 0, 1},
                                                 {"tiled_banks", 0, 1, 0, 0, true},
+                                                {"tiled_expfree", 0, 1, 0, 0, false, {true, false}},
+                                                {"tiled_stream", 0, 1, 0, 0, false, {false, true}},
+                                                {"tiled_expfree_stream", 0, 1, 0, 0, false, {true, true}},
+                                                {"tiled_expfree_banks", 0, 1, 0, 0, true, {true, false}},
                                                 {"tiled_3_7", 0, 1, 3, 7},
                                                 {"tiled_7_5", 0, 1, 7, 5}};
   for (const Gen& g : gens) {

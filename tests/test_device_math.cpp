@@ -35,6 +35,9 @@ std::vector<Real> on_backend(const std::vector<Real>& a, const std::vector<Real>
 struct Exp {
   KOKKOS_INLINE_FUNCTION double operator()(double x, double) const { return kbrain::device_exp(x); }
 };
+struct PolyExp {
+  KOKKOS_INLINE_FUNCTION double operator()(double x, double) const { return kbrain::device_exp_poly_in_range(x); }
+};
 // The gap term of one junction (g = 0.04) with each Math.
 template <class Math>
 struct GapTerm {
@@ -93,6 +96,25 @@ TEST_SUITE("io_model") {
   }
   TEST_CASE_TEMPLATE_APPLY(io_device_exp, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE_TEMPLATE_DEFINE("device_exp_poly_in_range: within 1.5 ulp of exp on [-708, 708]", Backend,
+                            io_device_exp_poly) {
+    std::vector<double> x;
+    const int n = 400000;
+    for (int i = 0; i <= n; ++i) x.push_back(-708.0 + 1416.0 * i / n);         // the whole range, 3.5e-3 apart
+    for (int i = 0; i <= n; ++i) x.push_back(-70.0 + 70.0 * i / n - 1e-9);     // the gap kernels' range, densely
+    for (int i = 1; i <= 2000; ++i) x.push_back(0.34657359027997264 * (1.0 + (i - 1000) * 1e-6));  // |r| ~ ln2 / 2
+    for (const double v : {0.0, -0.0, 1e-300, -1e-300, 708.0, -708.0, -0.5 * 0.6931471805599453}) x.push_back(v);
+    const std::vector<double> y = on_backend<Backend>(x, {}, PolyExp{});
+    double worst = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) worst = std::fmax(worst, ulp_error(std::exp((long double)x[i]), y[i]));
+    CAPTURE(worst);
+    CHECK(worst <= 1.5);
+    CHECK(y[y.size() - 7] == 1.0);
+    CHECK(y[y.size() - 6] == 1.0);
+    CHECK(std::isnan(on_backend<Backend>(std::vector<double>{std::nan("")}, {}, PolyExp{})[0]));
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_device_exp_poly, KBRAIN_TEST_BACKENDS);
+
   TEST_CASE_TEMPLATE_DEFINE("device_div: within 1 ulp (double) and 2 ulp (float) of a / b", Backend, io_device_div) {
     // Quotients as the IO step forms them: 1 / (1 + e), c*(V + k) / (e - 1), rates / tau, over magnitudes 1e-30..1e30.
     std::vector<double> a, b;
@@ -140,4 +162,29 @@ TEST_SUITE("io_model") {
     CHECK(capped[4] == std::numeric_limits<double>::infinity());  // (0.8 g exp(-inf) + 0.2 g) * inf
   }
   TEST_CASE_TEMPLATE_APPLY(io_gap_kernel_math, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("table-free gap exp: gap terms within 2 ulp of NativeMath's, NaN and inf alike", Backend,
+                            io_gap_kernel_table_free_math) {
+    std::vector<double> dv = {0.0, -0.0, 1e300, -1e300, std::numeric_limits<double>::infinity(),
+                              -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
+    for (int i = 0; i < 100000; ++i) dv.push_back((i % 2 ? -1.0 : 1.0) * 1e-3 * std::pow(1.00013, double(i)));
+    const auto native = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::NativeMath>{});
+    const auto table_free = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::GapKernelTableFreeMath>{});
+    double worst = 0;
+    int nan_mismatch = 0;
+    for (std::size_t i = 0; i < dv.size(); ++i) {
+      if (std::isnan(native[i]) || std::isnan(table_free[i]))
+        nan_mismatch += std::isnan(native[i]) != std::isnan(table_free[i]);
+      else if (std::isinf(native[i]) || native[i] == 0)
+        worst = std::fmax(worst, native[i] == table_free[i] ? 0.0 : 1e9);
+      else
+        worst = std::fmax(worst, ulp_error(static_cast<long double>(native[i]), table_free[i]));
+    }
+    CAPTURE(worst);
+    CHECK(worst <= 2.0);
+    CHECK(nan_mismatch == 0);
+    CHECK(std::isnan(table_free[6]));
+    CHECK(table_free[4] == std::numeric_limits<double>::infinity());
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_gap_kernel_table_free_math, KBRAIN_TEST_BACKENDS);
 }

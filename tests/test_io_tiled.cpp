@@ -212,19 +212,24 @@ TEST_SUITE("io_tiled") {
       t.bank_order = cut.bank_order;
       const auto tl = io::build_tiled_gap<Exec, double>(d.csr, t);
       Kokkos::View<double*, Mem> tiled_out("tiled", cells);
-      Kokkos::deep_copy(tiled_out, -1e300);
-      io::compute_tiled_gap_currents<Exec, double>(tl, state, tiled_out, Backend::is_gpu);
-      const auto got = host(tiled_out);
-      std::int64_t bad = 0, first = -1;
-      for (int i = 0; i < cells; ++i)
-        if (!(std::fabs(got(i) - want(i)) <= 1e-12 * (1 + std::fabs(want(i))))) {
-          if (first < 0) first = i;
-          ++bad;
-        }
-      CAPTURE(first);
-      CAPTURE(first >= 0 ? got(first) : 0.0);
-      CAPTURE(first >= 0 ? want(first) : 0.0);
-      CHECK(bad == 0);
+      for (const io::TiledKernelChoice choice : {io::TiledKernelChoice{false, false}, io::TiledKernelChoice{true, false},
+                                                 io::TiledKernelChoice{false, true}, io::TiledKernelChoice{true, true}}) {
+        CAPTURE(choice.table_free_exp);
+        CAPTURE(choice.streaming_loads);
+        Kokkos::deep_copy(tiled_out, -1e300);
+        io::compute_tiled_gap_currents<Exec, double>(tl, state, tiled_out, Backend::is_gpu, choice);
+        const auto got = host(tiled_out);
+        std::int64_t bad = 0, first = -1;
+        for (int i = 0; i < cells; ++i)
+          if (!(std::fabs(got(i) - want(i)) <= 1e-12 * (1 + std::fabs(want(i))))) {
+            if (first < 0) first = i;
+            ++bad;
+          }
+        CAPTURE(first);
+        CAPTURE(first >= 0 ? got(first) : 0.0);
+        CAPTURE(first >= 0 ? want(first) : 0.0);
+        CHECK(bad == 0);
+      }
     }
   }
   TEST_CASE_TEMPLATE_APPLY(io_tiled_currents, KBRAIN_TEST_BACKENDS);

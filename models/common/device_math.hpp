@@ -45,6 +45,16 @@ static __constant__ double kExpConstants[kNumExpConstants] = {
     0x1.62e42fee00000p-7,   // ln2 / 64, high part: n * hi is exact for |n| < 2^17
     0x1.a39ef35793c76p-39,  // ln2 / 64, low part
     1.0 / 120, 1.0 / 24, 1.0 / 6};
+// The constants of device_exp_poly_in_range: 1 / ln2, ln2 in two parts, and the coefficients c2 .. c10 of
+// (e^r - 1) / r = 1 + r / 2 + c2 r^2 + ... + c10 r^10 on |r| <= ln2 / 2 (a Chebyshev fit of the part beyond
+// 1 + r / 2, made with 50-digit arithmetic and rounded to double: truncation error 0.15 ulp of e^r).
+enum PolyExpConstant { kInvLn2, kLn2Hi, kLn2Lo, kP2, kP3, kP4, kP5, kP6, kP7, kP8, kP9, kP10, kNumPolyExpConstants };
+static __constant__ double kPolyExpConstants[kNumPolyExpConstants] = {
+    0x1.71547652b82fep+0,   // 1 / ln2
+    0x1.62e42fee00000p-1,   // ln2, high part: n * hi is exact for |n| < 2^21
+    0x1.a39ef35793c76p-33,  // ln2, low part
+    0x1.5555555555555p-3, 0x1.5555555554cb8p-5, 0x1.1111111110e6bp-7, 0x1.6c16c1738ecf7p-10, 0x1.a01a01a4b26e2p-13,
+    0x1.a019c9ab213aap-16, 0x1.71de17e7960e6p-19, 0x1.28803926c8ea8p-22, 0x1.af2360e209bc8p-26};
 // Out of line: the rare call would otherwise inline the library's code at every exponential of a kernel.
 static __device__ __noinline__ double library_exp(double x) { return ::exp(x); }
 }  // namespace detail
@@ -69,6 +79,36 @@ KOKKOS_FORCEINLINE_FUNCTION double device_exp_in_range(double x) {
   const int j = __double2loint(t);  // n = 64 m + j
   const double s = __ldg(&detail::kExp2Sixtyfourths[j & 63]);
   const double scale = __hiloint2double(__double2hiint(s) + (j >> 6) * (1 << 20), __double2loint(s));  // 2^(n/64)
+  return fma(scale, q, scale);
+#else
+  return kx::exp(x);
+#endif
+}
+
+// device_exp_in_range without the table: x = n ln2 + r with |r| <= ln2 / 2 and e^r - 1 from a degree-11 polynomial
+// (six more FP64 operations than the table's degree 5, and no load). For callers that bound x to [-708, 708]
+// themselves; NaN gives NaN. The tiled gap kernel's choice (TiledExp in models/io/io_gap_tiled.hpp): there the
+// table's load waits behind the kernel's streaming loads (docs/performance.md).
+KOKKOS_FORCEINLINE_FUNCTION double device_exp_poly_in_range(double x) {
+#if defined(__CUDA_ARCH__)
+  const double* k = detail::kPolyExpConstants;
+  const double shift = 0x1.8p52;
+  const double t = fma(x, k[detail::kInvLn2], shift);
+  const double n = t - shift;
+  double r = fma(n, -k[detail::kLn2Hi], x);
+  r = fma(n, -k[detail::kLn2Lo], r);
+  double p = fma(k[detail::kP10], r, k[detail::kP9]);
+  p = fma(p, r, k[detail::kP8]);
+  p = fma(p, r, k[detail::kP7]);
+  p = fma(p, r, k[detail::kP6]);
+  p = fma(p, r, k[detail::kP5]);
+  p = fma(p, r, k[detail::kP4]);
+  p = fma(p, r, k[detail::kP3]);
+  p = fma(p, r, k[detail::kP2]);
+  p = fma(p, r, 0.5);
+  p = fma(p, r, 1.0);
+  const double q = p * r;                                                   // e^r - 1
+  const double scale = __hiloint2double((__double2loint(t) + 1023) << 20, 0);  // 2^n, n in [-1022, 1023]
   return fma(scale, q, scale);
 #else
   return kx::exp(x);

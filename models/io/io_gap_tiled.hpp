@@ -233,8 +233,33 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
   return out;
 }
 
+// How the tiled kernel reads and evaluates each junction; both are tuning choices for CUDA (no effect on the results
+// beyond the exponential's rounding; host backends read and compute the same either way).
+//  - table_free_exp: in double, exponentials without the 2^(j/64) table (GapKernelTableFreeMath). With five teams'
+//    cubes the SM's L1 keeps about 28 KiB for data, which the streamed junction lists pass through, so the table's
+//    lines need not stay there (the profile found an L1 hit rate of 11 %, docs/performance.md).
+//  - streaming_loads: the junction lists (cube slots, out-of-cube sources) read with the streaming cache hint
+//    (ld.global.cs, evict first), so that reading them once per step does not push V_dend and the table out of L1
+//    and L2.
+struct TiledKernelChoice {
+  bool table_free_exp = false;
+  bool streaming_loads = false;
+};
+
+namespace tiled {
+// *p, with the streaming cache hint on CUDA when Streaming.
+template <bool Streaming, class T>
+KOKKOS_FORCEINLINE_FUNCTION T list_load(const T* p) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (Streaming) return __ldcs(p);
+#endif
+  return *p;
+}
+}  // namespace tiled
+
 // One team per brick: stage the cube's V_dend in scratch, then one team thread (vector_length lanes) per cell.
-template <class Exec, class Real>
+// Math: the gap term's exponential (GapKernelMath or GapKernelTableFreeMath); Streaming: TiledKernelChoice.
+template <class Exec, class Real, class Math = GapKernelMath, bool Streaming = false>
 struct TiledCurrentsFunctor {
   using Mem = typename Exec::memory_space;
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -269,7 +294,7 @@ struct TiledCurrentsFunctor {
           }
           for (int u = 0; u < kUnroll; ++u) {
             const int j = first + u * kLanes;
-            if (j < n) sum += gap_term<GapKernelMath>(per_junction ? g_row[j] : g, vd - v[u]);
+            if (j < n) sum += gap_term<Math>(per_junction ? g_row[j] : g, vd - v[u]);
           }
         },
         total);
@@ -315,9 +340,11 @@ struct TiledCurrentsFunctor {
       const std::int32_t* source = gap.out_sources.data() + out_b;
       const Real* g_in = per_junction ? gap.g_in.data() + in_b : nullptr;
       const Real* g_out = per_junction ? gap.g_out.data() + out_b : nullptr;
-      const Real in_sum = row_sum(team, n_in, vd, per_junction, g_in, [&](const int j) { return cube(slot[j]); });
-      const Real out_sum =
-          row_sum(team, n_out, vd, per_junction, g_out, [&](const int j) { return cur(V_DEND, source[j]); });
+      const Real in_sum = row_sum(team, n_in, vd, per_junction, g_in,
+                                  [&](const int j) { return cube(tiled::list_load<Streaming>(slot + j)); });
+      const Real out_sum = row_sum(team, n_out, vd, per_junction, g_out, [&](const int j) {
+        return cur(V_DEND, tiled::list_load<Streaming>(source + j));
+      });
       Kokkos::single(Kokkos::PerThread(team), [&]() { out(id) = in_sum + out_sum; });
     });
   }
@@ -328,17 +355,37 @@ struct TiledCurrentsFunctor {
 template <class Real>
 using TiledLaunchBounds = Kokkos::LaunchBounds<256, sizeof(Real) == 4 ? 6 : 5>;
 
-// out(i) = gap current of cell i: one team per brick (8 warps of 32 lanes on GPUs, one thread on the host) with the
-// brick's cube in team scratch.
-template <class Exec, class Real, class Mem = typename Exec::memory_space>
-void compute_tiled_gap_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
-                                const Kokkos::View<Real*, Mem>& out, bool gpu) {
-  using Functor = TiledCurrentsFunctor<Exec, Real>;
+namespace tiled {
+template <class Exec, class Real, class Math, bool Streaming, class Mem>
+void launch_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
+                     const Kokkos::View<Real*, Mem>& out, bool gpu) {
+  using Functor = TiledCurrentsFunctor<Exec, Real, Math, Streaming>;
   Kokkos::parallel_for("kbrain::io::gap_currents_tiled",
                        Kokkos::TeamPolicy<Exec, TiledLaunchBounds<Real>>(gap.tiling.bricks(), gpu ? 8 : 1,
                                                                        gpu ? Functor::kLanes : 1)
                            .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(gap.tiling))),
                        Functor{gap, cur, out});
+}
+}  // namespace tiled
+
+// out(i) = gap current of cell i: one team per brick (8 warps of 32 lanes on GPUs, one thread on the host) with the
+// brick's cube in team scratch.
+template <class Exec, class Real, class Mem = typename Exec::memory_space>
+void compute_tiled_gap_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
+                                const Kokkos::View<Real*, Mem>& out, bool gpu, TiledKernelChoice choice = {}) {
+  if constexpr (sizeof(Real) == 8) {  // float's exponential has no table (device_exp(float) is expf)
+    if (choice.table_free_exp) {
+      if (choice.streaming_loads)
+        tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, true>(gap, cur, out, gpu);
+      else
+        tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, false>(gap, cur, out, gpu);
+      return;
+    }
+  }
+  if (choice.streaming_loads)
+    tiled::launch_currents<Exec, Real, GapKernelMath, true>(gap, cur, out, gpu);
+  else
+    tiled::launch_currents<Exec, Real, GapKernelMath, false>(gap, cur, out, gpu);
 }
 
 }  // namespace kbrain::io

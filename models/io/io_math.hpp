@@ -63,9 +63,11 @@ struct VectorMath {
 // double, gap_exp caps the exponent at about -70 (see gap_exp above: no result changes) with an integer min on the
 // high word (one IMNMX, off the FP64 pipe; a non-positive double orders like the reverse of its high word read as a
 // signed integer; NaN becomes about -70 and the term stays NaN, as it is also multiplied by dV), then takes the
-// exponential without range test (device_exp_in_range). The fused step kernel keeps NativeMath: there the same
-// change made ptxas spill at the step's 40-register bound.
-struct GapKernelMath : NativeMath {
+// exponential without range test: device_exp_in_range (TableFree = false) or device_exp_poly_in_range (true,
+// without the table's load). The fused step kernel keeps NativeMath: there the same change made ptxas spill at
+// the step's 40-register bound.
+template <bool TableFree = false>
+struct GapKernelMathOf : NativeMath {
   template <class Real>
   KOKKOS_FORCEINLINE_FUNCTION static Real gap_exp(Real x) {
 #if defined(__CUDA_ARCH__)
@@ -73,12 +75,14 @@ struct GapKernelMath : NativeMath {
       constexpr int kHighMinus70 = static_cast<int>(0xC0518000u);  // high word of -70.0
       const double xd = static_cast<double>(x);
       const int hi = __double2hiint(xd);
-      return static_cast<Real>(
-          device_exp_in_range(__hiloint2double(hi < kHighMinus70 ? hi : kHighMinus70, __double2loint(xd))));
+      const double capped = __hiloint2double(hi < kHighMinus70 ? hi : kHighMinus70, __double2loint(xd));
+      return static_cast<Real>(TableFree ? device_exp_poly_in_range(capped) : device_exp_in_range(capped));
     }
 #endif
     return NativeMath::gap_exp(x);
   }
 };
+using GapKernelMath = GapKernelMathOf<false>;
+using GapKernelTableFreeMath = GapKernelMathOf<true>;
 
 }  // namespace kbrain::io

@@ -134,7 +134,7 @@ class IoSimulation {
     switch (kernel_) {
       case GapKernel::Mesh: launch(network_.grid, i_app, with_per_cell); break;
       case GapKernel::Tiled:
-        compute_tiled_gap_currents<Exec, Real>(tiled_, state_.cur, i_gap_, Backend::is_gpu);
+        compute_tiled_gap_currents<Exec, Real>(tiled_, state_.cur, i_gap_, Backend::is_gpu, tiled_choice_);
         launch(PrecomputedGapCurrents<Real, Mem>{i_gap_}, i_app, with_per_cell);
         break;
       case GapKernel::Split:
@@ -218,6 +218,13 @@ class IoSimulation {
     tile_brick_ = brick;
     tile_halo_ = halo;
     tile_bank_order_ = bank_order;
+  }
+
+  // How the tiled kernel reads its lists and takes its exponentials (TiledKernelChoice, io_gap_tiled.hpp). May be
+  // changed between steps.
+  void set_tiled_kernel(TiledKernelChoice choice) {
+    flush();
+    tiled_choice_ = choice;
   }
 
   // Chooses the gap kernel and builds what it needs (the tiled lists). Idempotent.
@@ -359,6 +366,7 @@ class IoSimulation {
   bool host_simd_ = true;
   int gap_split_mode_ = -1, gap_tiled_mode_ = -1, tile_brick_ = 0, tile_halo_ = 0;
   bool tile_bank_order_ = false;
+  TiledKernelChoice tiled_choice_{};
   bool prepared_ = false;
   GapKernel kernel_ = GapKernel::Fused;
   TiledGapJunctions<Real, Mem> tiled_;
