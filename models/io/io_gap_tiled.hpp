@@ -233,33 +233,23 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
   return out;
 }
 
-// How the tiled kernel reads and evaluates each junction; both are tuning choices for CUDA (no effect on the results
-// beyond the exponential's rounding; host backends read and compute the same either way).
-//  - table_free_exp: in double, exponentials without the 2^(j/64) table (GapKernelTableFreeMath). With five teams'
-//    cubes the SM's L1 keeps about 28 KiB for data, which the streamed junction lists pass through, so the table's
-//    lines need not stay there (the profile found an L1 hit rate of 11 %, docs/performance.md).
-//  - streaming_loads: the junction lists (cube slots, out-of-cube sources) read with the streaming cache hint
-//    (ld.global.cs, evict first), so that reading them once per step does not push V_dend and the table out of L1
-//    and L2.
+// How the tiled kernel evaluates each junction. The defaults are the fastest measured on an H200
+// (docs/performance.md); the others stay for comparison. No effect on results beyond the exponential's rounding
+// and, on host backends, the order of each row's sum.
+//  - table_exp: in double, the exponential with the 2^(j/64) table (GapKernelMath) instead of the table-free one
+//    (GapKernelTableFreeMath). With five teams' cubes the SM's L1 keeps about 28 KiB for data, which the streamed
+//    junction lists pass through, so the table's lines do not stay there (the profile found an L1 hit rate of 11 %).
+//  - masked_tail: each lane takes its junctions in groups of kUnroll throughout, the last group masked where the row
+//    ends, instead of whole groups and then one junction at a time. Per row and list that issues 64 masked junction
+//    slots on average instead of 16.
 struct TiledKernelChoice {
-  bool table_free_exp = false;
-  bool streaming_loads = false;
+  bool table_exp = false;
+  bool masked_tail = false;
 };
 
-namespace tiled {
-// *p, with the streaming cache hint on CUDA when Streaming.
-template <bool Streaming, class T>
-KOKKOS_FORCEINLINE_FUNCTION T list_load(const T* p) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (Streaming) return __ldcs(p);
-#endif
-  return *p;
-}
-}  // namespace tiled
-
 // One team per brick: stage the cube's V_dend in scratch, then one team thread (vector_length lanes) per cell.
-// Math: the gap term's exponential (GapKernelMath or GapKernelTableFreeMath); Streaming: TiledKernelChoice.
-template <class Exec, class Real, class Math = GapKernelMath, bool Streaming = false>
+// Math: the gap term's exponential (GapKernelMath or GapKernelTableFreeMath); MaskedTail: TiledKernelChoice.
+template <class Exec, class Real, class Math = GapKernelTableFreeMath, bool MaskedTail = false>
 struct TiledCurrentsFunctor {
   using Mem = typename Exec::memory_space;
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -275,27 +265,47 @@ struct TiledCurrentsFunctor {
 
   // Sum of the gap terms of one list of a cell's row (n junctions; neighbour V_dend of junction j from vd_at(j);
   // conductance g_row[j] when per_junction, else g_const). Each vector lane takes the junctions lane, lane + 32,
-  // lane + 64, ... in that order (as a plain ThreadVectorRange over the row with 32 lanes would), kUnroll at a time
-  // with their loads issued first: the kernel is bound by the latency of these loads (docs/performance.md, profile
-  // of the tiled kernel).
+  // lane + 64, ... in that order (as a plain ThreadVectorRange over the row with 32 lanes would): kUnroll at a time
+  // with their loads issued first, for the row's n / (32 kUnroll) whole groups (the kernel is bound by the latency
+  // of these loads: docs/performance.md, profile of the tiled kernel), then one at a time. On a GPU every lane adds
+  // its junctions in the same order either way, so MaskedTail does not change the sums.
   template <class VdAt>
   KOKKOS_FORCEINLINE_FUNCTION Real row_sum(const Member& team, const int n, const Real vd, const bool per_junction,
                                            const Real* g_row, const VdAt& vd_at) const {
     const Real g = gap.g_const;
     Real total = 0;
+    if (MaskedTail) {
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, kLanes * groups(n)),
+          [&](const int t, Real& sum) {
+            const int first = (t / kLanes) * kLanes * kUnroll + t % kLanes;
+            Real v[kUnroll];
+            for (int u = 0; u < kUnroll; ++u) {
+              const int j = first + u * kLanes;
+              v[u] = j < n ? vd_at(j) : Real(0);
+            }
+            for (int u = 0; u < kUnroll; ++u) {
+              const int j = first + u * kLanes;
+              if (j < n) sum += gap_term<Math>(per_junction ? g_row[j] : g, vd - v[u]);
+            }
+          },
+          total);
+      return total;
+    }
+    const int whole = n / (kLanes * kUnroll);  // the same for every lane: no divergence between the two loops
     Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(team, kLanes * groups(n)),
-        [&](const int t, Real& sum) {
-          const int first = (t / kLanes) * kLanes * kUnroll + t % kLanes;
-          Real v[kUnroll];
-          for (int u = 0; u < kUnroll; ++u) {
-            const int j = first + u * kLanes;
-            v[u] = j < n ? vd_at(j) : Real(0);
+        Kokkos::ThreadVectorRange(team, kLanes),
+        [&](const int lane, Real& sum) {
+          int j = lane;
+#pragma unroll 1
+          for (int group = 0; group < whole; ++group, j += kLanes * kUnroll) {
+            Real v[kUnroll];
+            for (int u = 0; u < kUnroll; ++u) v[u] = vd_at(j + u * kLanes);
+            for (int u = 0; u < kUnroll; ++u)
+              sum += gap_term<Math>(per_junction ? g_row[j + u * kLanes] : g, vd - v[u]);
           }
-          for (int u = 0; u < kUnroll; ++u) {
-            const int j = first + u * kLanes;
-            if (j < n) sum += gap_term<Math>(per_junction ? g_row[j] : g, vd - v[u]);
-          }
+#pragma unroll 1
+          for (; j < n; j += kLanes) sum += gap_term<Math>(per_junction ? g_row[j] : g, vd - vd_at(j));
         },
         total);
     return total;
@@ -340,11 +350,9 @@ struct TiledCurrentsFunctor {
       const std::int32_t* source = gap.out_sources.data() + out_b;
       const Real* g_in = per_junction ? gap.g_in.data() + in_b : nullptr;
       const Real* g_out = per_junction ? gap.g_out.data() + out_b : nullptr;
-      const Real in_sum = row_sum(team, n_in, vd, per_junction, g_in,
-                                  [&](const int j) { return cube(tiled::list_load<Streaming>(slot + j)); });
-      const Real out_sum = row_sum(team, n_out, vd, per_junction, g_out, [&](const int j) {
-        return cur(V_DEND, tiled::list_load<Streaming>(source + j));
-      });
+      const Real in_sum = row_sum(team, n_in, vd, per_junction, g_in, [&](const int j) { return cube(slot[j]); });
+      const Real out_sum =
+          row_sum(team, n_out, vd, per_junction, g_out, [&](const int j) { return cur(V_DEND, source[j]); });
       Kokkos::single(Kokkos::PerThread(team), [&]() { out(id) = in_sum + out_sum; });
     });
   }
@@ -356,10 +364,10 @@ template <class Real>
 using TiledLaunchBounds = Kokkos::LaunchBounds<256, sizeof(Real) == 4 ? 6 : 5>;
 
 namespace tiled {
-template <class Exec, class Real, class Math, bool Streaming, class Mem>
+template <class Exec, class Real, class Math, bool MaskedTail, class Mem>
 void launch_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
                      const Kokkos::View<Real*, Mem>& out, bool gpu) {
-  using Functor = TiledCurrentsFunctor<Exec, Real, Math, Streaming>;
+  using Functor = TiledCurrentsFunctor<Exec, Real, Math, MaskedTail>;
   Kokkos::parallel_for("kbrain::io::gap_currents_tiled",
                        Kokkos::TeamPolicy<Exec, TiledLaunchBounds<Real>>(gap.tiling.bricks(), gpu ? 8 : 1,
                                                                        gpu ? Functor::kLanes : 1)
@@ -374,15 +382,15 @@ template <class Exec, class Real, class Mem = typename Exec::memory_space>
 void compute_tiled_gap_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
                                 const Kokkos::View<Real*, Mem>& out, bool gpu, TiledKernelChoice choice = {}) {
   if constexpr (sizeof(Real) == 8) {  // float's exponential has no table (device_exp(float) is expf)
-    if (choice.table_free_exp) {
-      if (choice.streaming_loads)
+    if (!choice.table_exp) {
+      if (choice.masked_tail)
         tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, true>(gap, cur, out, gpu);
       else
         tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, false>(gap, cur, out, gpu);
       return;
     }
   }
-  if (choice.streaming_loads)
+  if (choice.masked_tail)
     tiled::launch_currents<Exec, Real, GapKernelMath, true>(gap, cur, out, gpu);
   else
     tiled::launch_currents<Exec, Real, GapKernelMath, false>(gap, cur, out, gpu);
