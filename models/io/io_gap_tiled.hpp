@@ -240,8 +240,8 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
 //    (GapKernelTableFreeMath). With five teams' cubes the SM's L1 keeps about 28 KiB for data, which the streamed
 //    junction lists pass through, so the table's lines do not stay there (the profile found an L1 hit rate of 11 %).
 //  - masked_tail: each lane takes its junctions in groups of kUnroll throughout, the last group masked where the row
-//    ends, instead of whole groups and then one junction at a time. Per row and list that issues 64 masked junction
-//    slots on average instead of 16.
+//    ends, instead of skipping the slots of the last group that no lane needs. Per row and list that issues 64
+//    masked junction slots on average instead of 16.
 struct TiledKernelChoice {
   bool table_exp = false;
   bool masked_tail = false;
@@ -266,46 +266,29 @@ struct TiledCurrentsFunctor {
   // Sum of the gap terms of one list of a cell's row (n junctions; neighbour V_dend of junction j from vd_at(j);
   // conductance g_row[j] when per_junction, else g_const). Each vector lane takes the junctions lane, lane + 32,
   // lane + 64, ... in that order (as a plain ThreadVectorRange over the row with 32 lanes would): kUnroll at a time
-  // with their loads issued first, for the row's n / (32 kUnroll) whole groups (the kernel is bound by the latency
-  // of these loads: docs/performance.md, profile of the tiled kernel), then one at a time. On a GPU every lane adds
-  // its junctions in the same order either way, so MaskedTail does not change the sums.
+  // with their loads issued first (the kernel is bound by the latency of these loads: docs/performance.md, profile
+  // of the tiled kernel). The last group issues only the slots some lane needs, unless MaskedTail. On a GPU every
+  // lane adds its junctions in the same order either way, so MaskedTail does not change the sums.
   template <class VdAt>
   KOKKOS_FORCEINLINE_FUNCTION Real row_sum(const Member& team, const int n, const Real vd, const bool per_junction,
                                            const Real* g_row, const VdAt& vd_at) const {
     const Real g = gap.g_const;
     Real total = 0;
-    if (MaskedTail) {
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, kLanes * groups(n)),
-          [&](const int t, Real& sum) {
-            const int first = (t / kLanes) * kLanes * kUnroll + t % kLanes;
-            Real v[kUnroll];
-            for (int u = 0; u < kUnroll; ++u) {
-              const int j = first + u * kLanes;
-              v[u] = j < n ? vd_at(j) : Real(0);
-            }
-            for (int u = 0; u < kUnroll; ++u) {
-              const int j = first + u * kLanes;
-              if (j < n) sum += gap_term<Math>(per_junction ? g_row[j] : g, vd - v[u]);
-            }
-          },
-          total);
-      return total;
-    }
-    const int whole = n / (kLanes * kUnroll);  // the same for every lane: no divergence between the two loops
     Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(team, kLanes),
-        [&](const int lane, Real& sum) {
-          int j = lane;
-#pragma unroll 1
-          for (int group = 0; group < whole; ++group, j += kLanes * kUnroll) {
-            Real v[kUnroll];
-            for (int u = 0; u < kUnroll; ++u) v[u] = vd_at(j + u * kLanes);
-            for (int u = 0; u < kUnroll; ++u)
-              sum += gap_term<Math>(per_junction ? g_row[j + u * kLanes] : g, vd - v[u]);
+        Kokkos::ThreadVectorRange(team, kLanes * groups(n)),
+        [&](const int t, Real& sum) {
+          const int base = (t / kLanes) * kLanes * kUnroll, first = base + t % kLanes;
+          // Slots of this group that some lane needs: kUnroll but in the row's last group (the same for every lane).
+          const int used = MaskedTail ? kUnroll : (n - base + kLanes - 1) / kLanes;
+          Real v[kUnroll];
+          for (int u = 0; u < kUnroll; ++u) {
+            const int j = first + u * kLanes;
+            if (u < used) v[u] = j < n ? vd_at(j) : Real(0);
           }
-#pragma unroll 1
-          for (; j < n; j += kLanes) sum += gap_term<Math>(per_junction ? g_row[j] : g, vd - vd_at(j));
+          for (int u = 0; u < kUnroll; ++u) {
+            const int j = first + u * kLanes;
+            if (u < used && j < n) sum += gap_term<Math>(per_junction ? g_row[j] : g, vd - v[u]);
+          }
         },
         total);
     return total;
