@@ -109,7 +109,8 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
 // The gap-junction kernel a benchmark forces (IoSimulation::set_gap_split / set_gap_tiling).
 struct GapVariant {
   std::string name;  // fused, split, tiled (default cut), tiled_B_H, tiled_banks (default cut, bank order),
-                     // tiled_table, tiled_masked, tiled_table_masked (default cut, TiledKernelChoice)
+                     // tiled_table, tiled_branchy, tiled_table_branchy, tiled_4teams (default cut,
+                     // TiledKernelChoice)
   int split = 0, tiled = 0, brick = 0, halo = 0;
   bool bank_order = false;
   io::TiledKernelChoice choice{};
@@ -322,18 +323,20 @@ void register_backend() {
   const std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
   // Tiled cuts: the default (largest cube in 40 KiB: 21^3 floats, 17^3 doubles) and its neighbours.
   // tiled_banks: the default cut with the in-cube junctions in bank order (BrickTiling::bank_order).
-  // tiled_table, tiled_masked: the default cut with TiledKernelChoice's table exponential (double only) and masked
-  // tail groups; tiled_table_masked is the kernel before 2026-11-22's seventh pass.
+  // tiled_table, tiled_branchy, tiled_4teams: the default cut with TiledKernelChoice's table exponential (double
+  // only), a branch per junction, and 4 teams per SM (double); tiled_table_branchy is the kernel of 16652f6 (as
+  // source, not as machine code).
   const std::vector<GapVariant> float_tiles = {{"tiled", 0, 1},
                                                {"tiled_banks", 0, 1, 0, 0, true},
-                                               {"tiled_masked", 0, 1, 0, 0, false, {false, true}},
+                                               {"tiled_branchy", 0, 1, 0, 0, false, {false, true}},
                                                {"tiled_5_8", 0, 1, 5, 8},
                                                {"tiled_9_6", 0, 1, 9, 6}};
   const std::vector<GapVariant> double_tiles = {{"tiled", 0, 1},
                                                 {"tiled_banks", 0, 1, 0, 0, true},
+                                                {"tiled_4teams", 0, 1, 0, 0, false, {false, false, 4}},
                                                 {"tiled_table", 0, 1, 0, 0, false, {true, false}},
-                                                {"tiled_masked", 0, 1, 0, 0, false, {false, true}},
-                                                {"tiled_table_masked", 0, 1, 0, 0, false, {true, true}},
+                                                {"tiled_branchy", 0, 1, 0, 0, false, {false, true}},
+                                                {"tiled_table_branchy", 0, 1, 0, 0, false, {true, true}},
                                                 {"tiled_3_7", 0, 1, 3, 7},
                                                 {"tiled_9_4", 0, 1, 9, 4}};
   for (const Gen& g : gens) {

@@ -239,17 +239,23 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
 //  - table_exp: in double, the exponential with the 2^(j/64) table (GapKernelMath) instead of the table-free one
 //    (GapKernelTableFreeMath). With five teams' cubes the SM's L1 keeps about 28 KiB for data, which the streamed
 //    junction lists pass through, so the table's lines do not stay there (the profile found an L1 hit rate of 11 %).
-//  - masked_tail: each lane takes its junctions in groups of kUnroll throughout, the last group masked where the row
-//    ends, instead of skipping the slots of the last group that no lane needs. Per row and list that issues 64
-//    masked junction slots on average instead of 16.
+//  - branch_per_junction: each junction of a lane's group evaluated in a branch of its own, taken where the row has
+//    it, and the conductance chosen per junction (the kernel before 2026-11-22's seventh pass). The default
+//    evaluates all junctions of a group without branches (a junction past the row's end adds exactly 0) and
+//    hoists 0.8 g and 0.2 g out of rows of constant conductance: the compiler then interleaves the group's
+//    exponentials and loads each constant once per group instead of once per junction.
+//  - double_teams_per_sm: the launch bound of the branch-free table-free double kernel, 5 (ptxas spills to stay
+//    within 48 registers) or 4 (64 registers, no spill).
 struct TiledKernelChoice {
   bool table_exp = false;
-  bool masked_tail = false;
+  bool branch_per_junction = false;
+  int double_teams_per_sm = 5;
 };
 
 // One team per brick: stage the cube's V_dend in scratch, then one team thread (vector_length lanes) per cell.
-// Math: the gap term's exponential (GapKernelMath or GapKernelTableFreeMath); MaskedTail: TiledKernelChoice.
-template <class Exec, class Real, class Math = GapKernelTableFreeMath, bool MaskedTail = false>
+// Math: the gap term's exponential (GapKernelMath or GapKernelTableFreeMath); Branchy: TiledKernelChoice's
+// branch_per_junction.
+template <class Exec, class Real, class Math = GapKernelTableFreeMath, bool Branchy = false>
 struct TiledCurrentsFunctor {
   using Mem = typename Exec::memory_space;
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -262,36 +268,61 @@ struct TiledCurrentsFunctor {
   static constexpr int kLanes = 32;   // the GPU vector length (compute_tiled_gap_currents)
   static constexpr int kUnroll = 4;   // junctions per lane whose loads are in flight together
   KOKKOS_INLINE_FUNCTION static int groups(const int n) { return (n + kLanes * kUnroll - 1) / (kLanes * kUnroll); }
+  // Junction t of the lane loop: group t / 32, lane t % 32 (unsigned: shifts and masks).
+  KOKKOS_INLINE_FUNCTION static int first_of(const int t) {
+    const unsigned ut = static_cast<unsigned>(t);
+    return static_cast<int>((ut / kLanes) * (kLanes * kUnroll) + ut % kLanes);
+  }
 
   // Sum of the gap terms of one list of a cell's row (n junctions; neighbour V_dend of junction j from vd_at(j);
-  // conductance g_row[j] when per_junction, else g_const). Each vector lane takes the junctions lane, lane + 32,
-  // lane + 64, ... in that order (as a plain ThreadVectorRange over the row with 32 lanes would): kUnroll at a time
+  // conductance g_row[j] when PerJunction, else g_const). Each vector lane takes the junctions lane, lane + 32,
+  // lane + 64, ... in that order (as a plain ThreadVectorRange over the row with 32 lanes would), kUnroll at a time
   // with their loads issued first (the kernel is bound by the latency of these loads: docs/performance.md, profile
-  // of the tiled kernel). The last group issues only the slots some lane needs, unless MaskedTail. On a GPU every
-  // lane adds its junctions in the same order either way, so MaskedTail does not change the sums.
-  template <class VdAt>
-  KOKKOS_FORCEINLINE_FUNCTION Real row_sum(const Member& team, const int n, const Real vd, const bool per_junction,
-                                           const Real* g_row, const VdAt& vd_at) const {
-    const Real g = gap.g_const;
+  // of the tiled kernel). On a GPU every lane adds its junctions in the same order with or without Branchy.
+  template <bool PerJunction, class VdAt>
+  KOKKOS_FORCEINLINE_FUNCTION Real row_sum(const Member& team, const int n, const Real vd, const Real* g_row,
+                                           const VdAt& vd_at) const {
     Real total = 0;
+    if (Branchy) {
+      const Real g = gap.g_const;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, kLanes * groups(n)),
+          [&](const int t, Real& sum) {
+            const int first = first_of(t);
+            Real v[kUnroll];
+            for (int u = 0; u < kUnroll; ++u) {
+              const int j = first + u * kLanes;
+              v[u] = j < n ? vd_at(j) : Real(0);
+            }
+            for (int u = 0; u < kUnroll; ++u) {
+              const int j = first + u * kLanes;
+              if (j < n) sum += gap_term<Math>(PerJunction ? g_row[j] : g, vd - v[u]);
+            }
+          },
+          total);
+      return total;
+    }
+    const Real g08 = Real(0.8) * gap.g_const, g02 = Real(0.2) * gap.g_const;  // as gap_term computes them
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(team, kLanes * groups(n)),
         [&](const int t, Real& sum) {
-          const int base = (t / kLanes) * kLanes * kUnroll, first = base + t % kLanes;
-          // Slots of this group that some lane needs: kUnroll but in the row's last group (the same for every lane).
-          const int used = MaskedTail ? kUnroll : (n - base + kLanes - 1) / kLanes;
-          Real v[kUnroll];
+          const int first = first_of(t);
+          Real v[kUnroll], g[kUnroll];
           for (int u = 0; u < kUnroll; ++u) {
             const int j = first + u * kLanes;
-            if (u < used) v[u] = j < n ? vd_at(j) : Real(0);
+            v[u] = j < n ? vd_at(j) : vd;  // past the row's end: dV = +0, so the term is +0 and the sum unchanged
+            if (PerJunction) g[u] = j < n ? g_row[j] : Real(0);
           }
-          for (int u = 0; u < kUnroll; ++u) {
-            const int j = first + u * kLanes;
-            if (u < used && j < n) sum += gap_term<Math>(per_junction ? g_row[j] : g, vd - v[u]);
-          }
+          for (int u = 0; u < kUnroll; ++u)
+            sum += PerJunction ? gap_term<Math>(g[u], vd - v[u]) : gap_term_scaled<Math>(g08, g02, vd - v[u]);
         },
         total);
     return total;
+  }
+  template <class VdAt>
+  KOKKOS_FORCEINLINE_FUNCTION Real row_sum(const Member& team, const int n, const Real vd, const bool per_junction,
+                                           const Real* g_row, const VdAt& vd_at) const {
+    return per_junction ? row_sum<true>(team, n, vd, g_row, vd_at) : row_sum<false>(team, n, vd, g_row, vd_at);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -341,19 +372,20 @@ struct TiledCurrentsFunctor {
   }
 };
 
-// GPU launch bounds of the tiled kernel: as many teams per SM as its team scratch allows (6 in float, 5 in double
-// with the default cuts), so that the unrolled lane loop's registers do not lower the occupancy.
-template <class Real>
-using TiledLaunchBounds = Kokkos::LaunchBounds<256, sizeof(Real) == 4 ? 6 : 5>;
+// GPU launch bounds of the tiled kernel: teams of 256 threads, at least MinTeams of them per SM. The team scratch
+// allows 6 in float and 5 in double with the default cuts; the branch-free double kernel has room for 5 only with
+// register spills (TiledKernelChoice::double_teams_per_sm chooses).
+template <int MinTeams>
+using TiledLaunchBounds = Kokkos::LaunchBounds<256, MinTeams>;
 
 namespace tiled {
-template <class Exec, class Real, class Math, bool MaskedTail, class Mem>
+template <class Exec, class Real, class Math, bool Branchy, int MinTeams, class Mem>
 void launch_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
                      const Kokkos::View<Real*, Mem>& out, bool gpu) {
-  using Functor = TiledCurrentsFunctor<Exec, Real, Math, MaskedTail>;
+  using Functor = TiledCurrentsFunctor<Exec, Real, Math, Branchy>;
   Kokkos::parallel_for("kbrain::io::gap_currents_tiled",
-                       Kokkos::TeamPolicy<Exec, TiledLaunchBounds<Real>>(gap.tiling.bricks(), gpu ? 8 : 1,
-                                                                       gpu ? Functor::kLanes : 1)
+                       Kokkos::TeamPolicy<Exec, TiledLaunchBounds<MinTeams>>(gap.tiling.bricks(), gpu ? 8 : 1,
+                                                                           gpu ? Functor::kLanes : 1)
                            .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(gap.tiling))),
                        Functor{gap, cur, out});
 }
@@ -365,18 +397,20 @@ template <class Exec, class Real, class Mem = typename Exec::memory_space>
 void compute_tiled_gap_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
                                 const Kokkos::View<Real*, Mem>& out, bool gpu, TiledKernelChoice choice = {}) {
   if constexpr (sizeof(Real) == 8) {  // float's exponential has no table (device_exp(float) is expf)
-    if (!choice.table_exp) {
-      if (choice.masked_tail)
-        tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, true>(gap, cur, out, gpu);
-      else
-        tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, false>(gap, cur, out, gpu);
-      return;
-    }
+    if (choice.table_exp)
+      choice.branch_per_junction
+          ? tiled::launch_currents<Exec, Real, GapKernelMath, true, 5>(gap, cur, out, gpu)
+          : tiled::launch_currents<Exec, Real, GapKernelMath, false, 5>(gap, cur, out, gpu);
+    else if (choice.branch_per_junction)
+      tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, true, 5>(gap, cur, out, gpu);
+    else if (choice.double_teams_per_sm == 4)
+      tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, false, 4>(gap, cur, out, gpu);
+    else
+      tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, false, 5>(gap, cur, out, gpu);
+  } else {
+    choice.branch_per_junction ? tiled::launch_currents<Exec, Real, GapKernelMath, true, 6>(gap, cur, out, gpu)
+                               : tiled::launch_currents<Exec, Real, GapKernelMath, false, 6>(gap, cur, out, gpu);
   }
-  if (choice.masked_tail)
-    tiled::launch_currents<Exec, Real, GapKernelMath, true>(gap, cur, out, gpu);
-  else
-    tiled::launch_currents<Exec, Real, GapKernelMath, false>(gap, cur, out, gpu);
 }
 
 }  // namespace kbrain::io
