@@ -109,11 +109,12 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
 // The gap-junction kernel a benchmark forces (IoSimulation::set_gap_split / set_gap_tiling).
 struct GapVariant {
   std::string name;  // fused, split, tiled (default cut), tiled_B_H, tiled_banks (default cut, bank order),
-                     // tiled_table, tiled_branchy, tiled_table_branchy, tiled_4teams (default cut,
+                     // tiled_table, tiled_branchy / tiled_branch_free, tiled_branch_free_4teams (default cut,
                      // TiledKernelChoice)
   int split = 0, tiled = 0, brick = 0, halo = 0;
   bool bank_order = false;
-  io::TiledKernelChoice choice{};
+  int choice = 0;  // 0: default_tiled_choice; else the TiledKernelChoice below
+  io::TiledKernelChoice explicit_choice{};
 };
 
 // IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
@@ -141,7 +142,7 @@ void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std:
       g_cal);
   sim.set_gap_split(variant.split);
   sim.set_gap_tiling(variant.tiled, variant.brick, variant.halo, variant.bank_order);
-  sim.set_tiled_kernel(variant.choice);
+  if (variant.choice) sim.set_tiled_kernel(variant.explicit_choice);
   sim.prepare();
   if (variant.tiled == 1) {
     const auto [in, out] = sim.tiled_junctions();
@@ -323,20 +324,19 @@ void register_backend() {
   const std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
   // Tiled cuts: the default (largest cube in 40 KiB: 21^3 floats, 17^3 doubles) and its neighbours.
   // tiled_banks: the default cut with the in-cube junctions in bank order (BrickTiling::bank_order).
-  // tiled_table, tiled_branchy, tiled_4teams: the default cut with TiledKernelChoice's table exponential (double
-  // only), a branch per junction, and 4 teams per SM (double); tiled_table_branchy is the kernel of 16652f6 (as
-  // source, not as machine code).
+  // tiled_table, tiled_branchy, tiled_branch_free(_4teams): the default cut with TiledKernelChoice's table
+  // exponential (double only), a branch per junction (the double default), none (the float default), and 4 teams
+  // per SM (double).
   const std::vector<GapVariant> float_tiles = {{"tiled", 0, 1},
                                                {"tiled_banks", 0, 1, 0, 0, true},
-                                               {"tiled_branchy", 0, 1, 0, 0, false, {false, true}},
+                                               {"tiled_branchy", 0, 1, 0, 0, false, 1, {false, true}},
                                                {"tiled_5_8", 0, 1, 5, 8},
                                                {"tiled_9_6", 0, 1, 9, 6}};
   const std::vector<GapVariant> double_tiles = {{"tiled", 0, 1},
                                                 {"tiled_banks", 0, 1, 0, 0, true},
-                                                {"tiled_4teams", 0, 1, 0, 0, false, {false, false, 4}},
-                                                {"tiled_table", 0, 1, 0, 0, false, {true, false}},
-                                                {"tiled_branchy", 0, 1, 0, 0, false, {false, true}},
-                                                {"tiled_table_branchy", 0, 1, 0, 0, false, {true, true}},
+                                                {"tiled_table", 0, 1, 0, 0, false, 1, {true, true}},
+                                                {"tiled_branch_free", 0, 1, 0, 0, false, 1, {false, false, 5}},
+                                                {"tiled_branch_free_4teams", 0, 1, 0, 0, false, 1, {false, false, 4}},
                                                 {"tiled_3_7", 0, 1, 3, 7},
                                                 {"tiled_9_4", 0, 1, 9, 4}};
   for (const Gen& g : gens) {

@@ -233,29 +233,31 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
   return out;
 }
 
-// How the tiled kernel evaluates each junction. The defaults are the fastest measured on an H200
-// (docs/performance.md); the others stay for comparison. No effect on results beyond the exponential's rounding
-// and, on host backends, the order of each row's sum.
+// How the tiled kernel evaluates each junction; default_tiled_choice<Real>() gives the fastest measured on an H200
+// (docs/performance.md), the others stay for comparison. No effect on results beyond the exponential's rounding.
 //  - table_exp: in double, the exponential with the 2^(j/64) table (GapKernelMath) instead of the table-free one
 //    (GapKernelTableFreeMath). With five teams' cubes the SM's L1 keeps about 28 KiB for data, which the streamed
 //    junction lists pass through, so the table's lines do not stay there (the profile found an L1 hit rate of 11 %).
-//  - branch_per_junction: each junction of a lane's group evaluated in a branch of its own, taken where the row has
-//    it, and the conductance chosen per junction (the kernel before 2026-11-22's seventh pass). The default
-//    evaluates all junctions of a group without branches (a junction past the row's end adds exactly 0) and
-//    hoists 0.8 g and 0.2 g out of rows of constant conductance: the compiler then interleaves the group's
-//    exponentials and loads each constant once per group instead of once per junction.
-//  - double_teams_per_sm: the launch bound of the branch-free table-free double kernel, 5 (ptxas spills to stay
-//    within 48 registers) or 4 (64 registers, no spill).
+//  - branch_per_junction: each junction of a lane's group is evaluated in a branch of its own, taken where the row
+//    has it. Otherwise all junctions of a group are evaluated without branches (a junction past the row's end has
+//    dV = +0 and adds exactly +0): the compiler then interleaves the group's exponentials and loads each constant
+//    once per group instead of once per junction, 38 instead of 49 instructions per junction in double, but in
+//    double it needs 64 registers (4 teams per SM) or spills at 48 (5 teams), and was slower either way.
+//  - double_teams_per_sm: the launch bound of the branch-free table-free double kernel, 5 or 4.
 struct TiledKernelChoice {
   bool table_exp = false;
   bool branch_per_junction = false;
   int double_teams_per_sm = 5;
 };
+template <class Real>
+constexpr TiledKernelChoice default_tiled_choice() {
+  return TiledKernelChoice{false, sizeof(Real) == 8, 5};
+}
 
 // One team per brick: stage the cube's V_dend in scratch, then one team thread (vector_length lanes) per cell.
 // Math: the gap term's exponential (GapKernelMath or GapKernelTableFreeMath); Branchy: TiledKernelChoice's
 // branch_per_junction.
-template <class Exec, class Real, class Math = GapKernelTableFreeMath, bool Branchy = false>
+template <class Exec, class Real, class Math = GapKernelTableFreeMath, bool Branchy = (sizeof(Real) == 8)>
 struct TiledCurrentsFunctor {
   using Mem = typename Exec::memory_space;
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -372,9 +374,10 @@ struct TiledCurrentsFunctor {
   }
 };
 
-// GPU launch bounds of the tiled kernel: teams of 256 threads, at least MinTeams of them per SM. The team scratch
-// allows 6 in float and 5 in double with the default cuts; the branch-free double kernel has room for 5 only with
-// register spills (TiledKernelChoice::double_teams_per_sm chooses).
+// GPU launch bounds of the tiled kernel: teams of 256 threads, at least MinTeams of them per SM: as many as the team
+// scratch allows with the default cuts (6 in float, 5 in double), so that the unrolled lane loop's registers do not
+// lower the occupancy. The branch-free double kernel has room for 5 only with register spills
+// (TiledKernelChoice::double_teams_per_sm chooses).
 template <int MinTeams>
 using TiledLaunchBounds = Kokkos::LaunchBounds<256, MinTeams>;
 
@@ -395,7 +398,8 @@ void launch_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Re
 // brick's cube in team scratch.
 template <class Exec, class Real, class Mem = typename Exec::memory_space>
 void compute_tiled_gap_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
-                                const Kokkos::View<Real*, Mem>& out, bool gpu, TiledKernelChoice choice = {}) {
+                                const Kokkos::View<Real*, Mem>& out, bool gpu,
+                                TiledKernelChoice choice = default_tiled_choice<Real>()) {
   if constexpr (sizeof(Real) == 8) {  // float's exponential has no table (device_exp(float) is expf)
     if (choice.table_exp)
       choice.branch_per_junction

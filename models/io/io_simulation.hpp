@@ -220,8 +220,8 @@ class IoSimulation {
     tile_bank_order_ = bank_order;
   }
 
-  // How the tiled kernel reads its lists and takes its exponentials (TiledKernelChoice, io_gap_tiled.hpp). May be
-  // changed between steps.
+  // How the tiled kernel evaluates its junctions (TiledKernelChoice, io_gap_tiled.hpp; default_tiled_choice). May
+  // be changed between steps.
   void set_tiled_kernel(TiledKernelChoice choice) {
     flush();
     tiled_choice_ = choice;
@@ -366,7 +366,7 @@ class IoSimulation {
   bool host_simd_ = true;
   int gap_split_mode_ = -1, gap_tiled_mode_ = -1, tile_brick_ = 0, tile_halo_ = 0;
   bool tile_bank_order_ = false;
-  TiledKernelChoice tiled_choice_{};
+  TiledKernelChoice tiled_choice_ = default_tiled_choice<Real>();
   bool prepared_ = false;
   GapKernel kernel_ = GapKernel::Fused;
   TiledGapJunctions<Real, Mem> tiled_;
