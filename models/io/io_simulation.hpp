@@ -202,8 +202,8 @@ class IoSimulation {
 
   // Tiled (lattice networks only): -1 = on GPU backends when the mean number of junctions per cell is at least
   // kTiledMinDegree (default), 0 = never, 1 = always (throws without a lattice). brick, halo: the cut (0 = the
-  // largest cube that fits the team scratch memory, default_tiling). bank_order: BrickTiling::bank_order (not
-  // measured yet, off). The default follows the H200 measurements in
+  // largest cube that fits the team scratch memory, default_tiling). bank_order: BrickTiling::bank_order (off: within
+  // noise on an H200). The default follows the H200 measurements in
   // docs/performance.md: at 1000 junctions per cell tiled is 1.7x faster than split in float and 1.3x faster than
   // fused in double; at 100 it is no faster in float and slower in double.
   static constexpr double kTiledMinDegree = 500;
