@@ -275,6 +275,50 @@ TEST_SUITE("generators") {
   }
   TEST_CASE_TEMPLATE_APPLY(generators_single_pass, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE_TEMPLATE_DEFINE("sort_rows: each row ascending with its values, in team scratch and past its capacity",
+                            Backend, generators_sort_rows) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    // 200 rows of 0 .. 297 distinct keys in a scrambled order; values tied to their keys.
+    std::vector<std::int64_t> offsets = {0};
+    std::vector<std::int32_t> keys;
+    for (int r = 0; r < 200; ++r) {
+      const int n = (r * 37) % 298;
+      for (int i = 0; i < n; ++i) keys.push_back(static_cast<std::int32_t>((std::int64_t(i) * 7919 + r * 13) % 100003));
+      offsets.push_back(static_cast<std::int64_t>(keys.size()));
+    }
+    for (const int capacity : {64, kbrain::netgen::kSortRowsCapacity}) {  // 64: rows longer than it are heap-sorted
+      CAPTURE(capacity);
+      Kokkos::View<std::int64_t*, Mem> d_off("off", offsets.size());
+      Kokkos::View<std::int32_t*, Mem> d_keys("keys", keys.size());
+      Kokkos::View<double*, Mem> d_vals("vals", keys.size());
+      auto h_off = Kokkos::create_mirror_view(d_off);
+      auto h_keys = Kokkos::create_mirror_view(d_keys);
+      auto h_vals = Kokkos::create_mirror_view(d_vals);
+      for (std::size_t i = 0; i < offsets.size(); ++i) h_off(i) = offsets[i];
+      for (std::size_t i = 0; i < keys.size(); ++i) h_keys(i) = keys[i], h_vals(i) = 0.5 * keys[i] + 1.0;
+      Kokkos::deep_copy(d_off, h_off);
+      Kokkos::deep_copy(d_keys, h_keys);
+      Kokkos::deep_copy(d_vals, h_vals);
+      kbrain::netgen::sort_rows<Exec, double, Mem>(Kokkos::View<const std::int64_t*, Mem>(d_off), d_keys, d_vals, true,
+                                                   capacity);
+      Kokkos::deep_copy(h_keys, d_keys);
+      Kokkos::deep_copy(h_vals, d_vals);
+      int wrong_rows = 0, wrong_vals = 0;
+      for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+        std::vector<std::int32_t> want(keys.begin() + offsets[r], keys.begin() + offsets[r + 1]);
+        std::sort(want.begin(), want.end());
+        const std::vector<std::int32_t> got(h_keys.data() + offsets[r], h_keys.data() + offsets[r + 1]);
+        wrong_rows += got != want;
+        for (std::int64_t i = offsets[r]; i < offsets[r + 1]; ++i) wrong_vals += h_vals(i) != 0.5 * h_keys(i) + 1.0;
+      }
+      CHECK(keys.size() > 20000);
+      CHECK(wrong_rows == 0);
+      CHECK(wrong_vals == 0);
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(generators_sort_rows, KBRAIN_TEST_BACKENDS);
+
   TEST_CASE("a cell's list depends only on (seed, cell, N, parameters): one cell generated alone matches") {
     using Mem = Kokkos::HostSpace;
     for (const auto& spec : {with_range(uniform_spec(3001, 12, false, false)), gaussian_spec(4100, 30, 1.0, 2.0,

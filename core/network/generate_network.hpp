@@ -15,6 +15,7 @@
 #include "core/network/gap_network.hpp"
 #include "core/network/random_network.hpp"
 #include "core/network/random_network_kernels.hpp"
+#include "core/network/sort_rows.hpp"
 
 namespace kbrain {
 
@@ -207,8 +208,11 @@ GeneratedNetwork<Real, Mem> sweep(const DeviceTables<Mem>& t,
                                                  total);
   if (t.g_range)
     net.g = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_g"), total);
-  Kokkos::parallel_for("kbrain::netgen::fill", Kokkos::RangePolicy<Exec>(0, rows),
-                       SweepFunctor<Mem, Real, true>{t, net.offsets, net.sources, net.g, targets});
+  SweepFunctor<Mem, Real, true> fill{t, net.offsets, net.sources, net.g, targets};
+  fill.sort_in_place = false;  // gaussian3d rows: sorted below, one team per row
+  Kokkos::parallel_for("kbrain::netgen::fill", Kokkos::RangePolicy<Exec>(0, rows), fill);
+  if (t.gaussian)
+    sort_rows<Exec, Real, Mem>(Kokkos::View<const std::int64_t*, Mem>(net.offsets), net.sources, net.g, t.g_range);
   return net;
 }
 

@@ -84,7 +84,7 @@ struct SweepFunctor {
         if ((d.next() >> 1) < t.thin(k)) emit(i, base, n++, j);
       }
     }
-    if (Fill && (capacity < 0 || n <= capacity)) heap_sort_segment(sources, g, t.g_range, base, n);
+    if (Fill && sort_in_place && (capacity < 0 || n <= capacity)) heap_sort_segment(sources, g, t.g_range, base, n);
     return n;
   }
 
@@ -94,6 +94,8 @@ struct SweepFunctor {
   // Fill pass into a buffer of `capacity` entries from `base` (host single pass, generate_network.hpp): emits past
   // it are dropped, the count is still returned, and the caller regrows and repeats the row. -1: no limit.
   std::int64_t capacity = -1;
+  // gaussian3d fill pass: heap-sort each row here (host single pass), or leave it for sort_rows (two-pass sweep).
+  bool sort_in_place = true;
 
   // Row r (cell targets(r), or r), written from `base` when Fill; returns its length.
   KOKKOS_INLINE_FUNCTION std::int64_t sweep_row(const std::int64_t r, const std::int64_t base) const {
