@@ -49,11 +49,35 @@ struct Div {
   KOKKOS_INLINE_FUNCTION Real operator()(Real a, Real b) const { return kbrain::device_div(a, b); }
 };
 
+// dV from 0 to far beyond the gap exponent's cap (|dV| ~ 83.7 mV puts it at -70), both signs, after 0, -0, +-1e300,
+// +-inf and NaN (indices 0 .. 6).
+std::vector<double> gap_dv_sweep() {
+  std::vector<double> dv = {0.0, -0.0, 1e300, -1e300, std::numeric_limits<double>::infinity(),
+                            -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
+  for (int i = 0; i < 100000; ++i) dv.push_back((i % 2 ? -1.0 : 1.0) * 1e-3 * std::pow(1.00013, double(i)));
+  return dv;
+}
+
 // |got - exact| in units in the last place of got.
 template <class Real>
 double ulp_error(long double exact, Real got) {
   const Real ulp = std::nextafter(got, std::numeric_limits<Real>::infinity()) - got;
   return static_cast<double>(std::fabs(static_cast<long double>(got) - exact) / ulp);
+}
+
+// Arguments of an exp test: [-708, 708] 3.5e-3 apart, then [lo, hi] densely (shifted by nudge, off the grid).
+std::vector<double> exp_arguments(double lo, double hi, double nudge) {
+  std::vector<double> x;
+  const int n = 400000;
+  for (int i = 0; i <= n; ++i) x.push_back(-708.0 + 1416.0 * i / n);
+  for (int i = 0; i <= n; ++i) x.push_back(lo + (hi - lo) * i / n + nudge);
+  return x;
+}
+// The largest ulp error of y[i] against exp(x[i]).
+double worst_exp_error(const std::vector<double>& x, const std::vector<double>& y) {
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) worst = std::fmax(worst, ulp_error(std::exp((long double)x[i]), y[i]));
+  return worst;
 }
 
 // The largest ulp error of q[i] against the exact a[i] / b[i].
@@ -70,14 +94,10 @@ double worst_quotient_error(const std::vector<Real>& a, const std::vector<Real>&
 TEST_SUITE("io_model") {
   TEST_CASE_TEMPLATE_DEFINE("device_exp: within 1.5 ulp of exp, the library's outside [-708, 708]", Backend,
                             io_device_exp) {
-    std::vector<double> x;
-    const int n = 400000;
-    for (int i = 0; i <= n; ++i) x.push_back(-708.0 + 1416.0 * i / n);        // the whole range, 3.5e-3 apart
-    for (int i = 0; i <= n; ++i) x.push_back(-60.0 + 120.0 * i / n + 1e-7);  // the model's range, densely
+    std::vector<double> x = exp_arguments(-60.0, 60.0, 1e-7);  // densely: the model's range
     for (const double v : {0.0, -0.0, 1e-300, -1e-300, 708.0, -708.0}) x.push_back(v);
     const std::vector<double> y = on_backend<Backend>(x, {}, Exp{});
-    double worst = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) worst = std::fmax(worst, ulp_error(std::exp((long double)x[i]), y[i]));
+    const double worst = worst_exp_error(x, y);
     CAPTURE(worst);
     CHECK(worst <= 1.5);
     CHECK(y[y.size() - 6] == 1.0);
@@ -98,15 +118,11 @@ TEST_SUITE("io_model") {
 
   TEST_CASE_TEMPLATE_DEFINE("device_exp_poly_in_range: within 1.5 ulp of exp on [-708, 708]", Backend,
                             io_device_exp_poly) {
-    std::vector<double> x;
-    const int n = 400000;
-    for (int i = 0; i <= n; ++i) x.push_back(-708.0 + 1416.0 * i / n);         // the whole range, 3.5e-3 apart
-    for (int i = 0; i <= n; ++i) x.push_back(-70.0 + 70.0 * i / n - 1e-9);     // the gap kernels' range, densely
+    std::vector<double> x = exp_arguments(-70.0, 0.0, -1e-9);  // densely: the gap kernels' range
     for (int i = 1; i <= 2000; ++i) x.push_back(0.34657359027997264 * (1.0 + (i - 1000) * 1e-6));  // |r| ~ ln2 / 2
     for (const double v : {0.0, -0.0, 1e-300, -1e-300, 708.0, -708.0, -0.5 * 0.6931471805599453}) x.push_back(v);
     const std::vector<double> y = on_backend<Backend>(x, {}, PolyExp{});
-    double worst = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) worst = std::fmax(worst, ulp_error(std::exp((long double)x[i]), y[i]));
+    const double worst = worst_exp_error(x, y);
     CAPTURE(worst);
     CHECK(worst <= 1.5);
     CHECK(y[y.size() - 7] == 1.0);
@@ -142,10 +158,7 @@ TEST_SUITE("io_model") {
 
   TEST_CASE_TEMPLATE_DEFINE("gap kernels' capped exp: the same gap terms, bit for bit, as NativeMath", Backend,
                             io_gap_kernel_math) {
-    // dV from 0 to far beyond the cap (|dV| ~ 83.7 mV puts the exponent at -70), both signs, plus inf and NaN.
-    std::vector<double> dv = {0.0, -0.0, 1e300, -1e300, std::numeric_limits<double>::infinity(),
-                              -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
-    for (int i = 0; i < 100000; ++i) dv.push_back((i % 2 ? -1.0 : 1.0) * 1e-3 * std::pow(1.00013, double(i)));
+    const std::vector<double> dv = gap_dv_sweep();
     const auto native = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::NativeMath>{});
     const auto capped = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::GapKernelMath>{});
     int differ = 0, nan_mismatch = 0;
@@ -165,9 +178,7 @@ TEST_SUITE("io_model") {
 
   TEST_CASE_TEMPLATE_DEFINE("table-free gap exp: gap terms within 2 ulp of NativeMath's, NaN and inf alike", Backend,
                             io_gap_kernel_table_free_math) {
-    std::vector<double> dv = {0.0, -0.0, 1e300, -1e300, std::numeric_limits<double>::infinity(),
-                              -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
-    for (int i = 0; i < 100000; ++i) dv.push_back((i % 2 ? -1.0 : 1.0) * 1e-3 * std::pow(1.00013, double(i)));
+    const std::vector<double> dv = gap_dv_sweep();
     const auto native = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::NativeMath>{});
     const auto table_free = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::GapKernelTableFreeMath>{});
     double worst = 0;

@@ -55,6 +55,17 @@ static __constant__ double kPolyExpConstants[kNumPolyExpConstants] = {
     0x1.a39ef35793c76p-33,  // ln2, low part
     0x1.5555555555555p-3, 0x1.5555555554cb8p-5, 0x1.1111111110e6bp-7, 0x1.6c16c1738ecf7p-10, 0x1.a01a01a4b26e2p-13,
     0x1.a019c9ab213aap-16, 0x1.71de17e7960e6p-19, 0x1.28803926c8ea8p-22, 0x1.af2360e209bc8p-26};
+// x = n * step + r with n an integer and |r| <= step / 2, step = step_hi + step_lo (n * step_hi exact). t holds n
+// in its low word: t = 1.5 * 2^52 + n, a shift whose addition rounds to an integer (a 32-bit immediate).
+struct ReducedExponent {
+  double t, r;
+};
+__device__ __forceinline__ ReducedExponent reduce_exponent(double x, double inv_step, double step_hi, double step_lo) {
+  const double shift = 0x1.8p52;
+  const double t = fma(x, inv_step, shift);
+  const double n = t - shift;
+  return {t, fma(n, -step_lo, fma(n, -step_hi, x))};
+}
 // Out of line: the rare call would otherwise inline the library's code at every exponential of a kernel.
 static __device__ __noinline__ double library_exp(double x) { return ::exp(x); }
 }  // namespace detail
@@ -66,11 +77,7 @@ static __device__ __noinline__ double library_exp(double x) { return ::exp(x); }
 KOKKOS_FORCEINLINE_FUNCTION double device_exp_in_range(double x) {
 #if defined(__CUDA_ARCH__)
   const double* k = detail::kExpConstants;
-  const double shift = 0x1.8p52;  // adding it rounds to an integer held in the low bits (a 32-bit immediate)
-  const double t = fma(x, k[detail::kInvLn2x64], shift);
-  const double n = t - shift;
-  double r = fma(n, -k[detail::kLn2x64Hi], x);
-  r = fma(n, -k[detail::kLn2x64Lo], r);
+  const auto [t, r] = detail::reduce_exponent(x, k[detail::kInvLn2x64], k[detail::kLn2x64Hi], k[detail::kLn2x64Lo]);
   double p = fma(k[detail::kC5], r, k[detail::kC4]);
   p = fma(p, r, k[detail::kC3]);
   p = fma(p, r, 0.5);
@@ -87,24 +94,16 @@ KOKKOS_FORCEINLINE_FUNCTION double device_exp_in_range(double x) {
 
 // device_exp_in_range without the table: x = n ln2 + r with |r| <= ln2 / 2 and e^r - 1 from a degree-11 polynomial
 // (six more FP64 operations than the table's degree 5, and no load). For callers that bound x to [-708, 708]
-// themselves; NaN gives NaN. The tiled gap kernel's choice (TiledExp in models/io/io_gap_tiled.hpp): there the
-// table's load waits behind the kernel's streaming loads (docs/performance.md).
+// themselves; NaN gives NaN. The tiled gap kernel's exponential (TiledKernelChoice in models/io/io_gap_tiled.hpp):
+// there the table's lines do not stay in an L1 that the kernel's streamed junction lists pass through
+// (docs/performance.md, seventh pass).
 KOKKOS_FORCEINLINE_FUNCTION double device_exp_poly_in_range(double x) {
 #if defined(__CUDA_ARCH__)
   const double* k = detail::kPolyExpConstants;
-  const double shift = 0x1.8p52;
-  const double t = fma(x, k[detail::kInvLn2], shift);
-  const double n = t - shift;
-  double r = fma(n, -k[detail::kLn2Hi], x);
-  r = fma(n, -k[detail::kLn2Lo], r);
-  double p = fma(k[detail::kP10], r, k[detail::kP9]);
-  p = fma(p, r, k[detail::kP8]);
-  p = fma(p, r, k[detail::kP7]);
-  p = fma(p, r, k[detail::kP6]);
-  p = fma(p, r, k[detail::kP5]);
-  p = fma(p, r, k[detail::kP4]);
-  p = fma(p, r, k[detail::kP3]);
-  p = fma(p, r, k[detail::kP2]);
+  const auto [t, r] = detail::reduce_exponent(x, k[detail::kInvLn2], k[detail::kLn2Hi], k[detail::kLn2Lo]);
+  double p = k[detail::kP10];
+#pragma unroll
+  for (int c = detail::kP9; c >= detail::kP2; --c) p = fma(p, r, k[c]);  // Horner, c9 .. c2
   p = fma(p, r, 0.5);
   p = fma(p, r, 1.0);
   const double q = p * r;                                                   // e^r - 1

@@ -240,7 +240,7 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
 //    junction lists pass through, so the table's lines do not stay there (the profile found an L1 hit rate of 11 %).
 //  - branch_per_junction: each junction of a lane's group is evaluated in a branch of its own, taken where the row
 //    has it. Otherwise all junctions of a group are evaluated without branches (a junction past the row's end has
-//    dV = +0 and adds exactly +0): the compiler then interleaves the group's exponentials and loads each constant
+//    dV = +0 and adds exactly +0 while V_dend is finite): the compiler then interleaves the group's exponentials and loads each constant
 //    once per group instead of once per junction, 38 instead of 49 instructions per junction in double, but in
 //    double it needs 64 registers (4 teams per SM) or spills at 48 (5 teams), and was slower either way.
 //  - double_teams_per_sm: the launch bound of the branch-free table-free double kernel, 5 or 4.
