@@ -315,9 +315,59 @@ TEST_SUITE("generators") {
       CHECK(keys.size() > 20000);
       CHECK(wrong_rows == 0);
       CHECK(wrong_vals == 0);
+
+      // With lengths (the symmetric lower parts): only the first half of each row is sorted, the rest stays.
+      Kokkos::View<std::int64_t*, Mem> d_len("len", offsets.size() - 1);
+      auto h_len = Kokkos::create_mirror_view(d_len);
+      for (std::size_t r = 0; r + 1 < offsets.size(); ++r) h_len(r) = (offsets[r + 1] - offsets[r]) / 2;
+      Kokkos::deep_copy(d_len, h_len);
+      for (std::size_t i = 0; i < keys.size(); ++i) h_keys(i) = keys[i];
+      Kokkos::deep_copy(d_keys, h_keys);
+      kbrain::netgen::sort_rows<Exec, double, Mem>(Kokkos::View<const std::int64_t*, Mem>(d_off), d_keys, d_vals, false,
+                                                   capacity, Kokkos::View<const std::int64_t*, Mem>(d_len));
+      Kokkos::deep_copy(h_keys, d_keys);
+      int wrong_halves = 0;
+      for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+        const std::int64_t b = offsets[r], m = b + h_len(r), e = offsets[r + 1];
+        std::vector<std::int32_t> want(keys.begin() + b, keys.begin() + m);
+        std::sort(want.begin(), want.end());
+        want.insert(want.end(), keys.begin() + m, keys.begin() + e);
+        wrong_halves += std::vector<std::int32_t>(h_keys.data() + b, h_keys.data() + e) != want;
+      }
+      CHECK(wrong_halves == 0);
     }
   }
   TEST_CASE_TEMPLATE_APPLY(generators_sort_rows, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("mode exact: draws, sort_rows and the rest equal the one-pass fill", Backend,
+                            generators_exact_by_teams) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    for (const auto& spec : {uniform_spec(2000, 25, true, false), with_range(uniform_spec(500, 499, true, false))}) {
+      CAPTURE(name_of(spec));
+      const auto tables = kbrain::make_random_network_tables(spec);
+      const auto t = kbrain::netgen::upload_tables<Mem>(tables);
+      const std::int64_t rows = spec.cells, k = tables.exact_count;
+      Kokkos::View<std::int64_t*, Mem> off("off", rows + 1);
+      Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, rows + 1), kbrain::netgen::EqualSegments<Mem>{off, k});
+      std::vector<std::vector<std::int32_t>> src;
+      std::vector<std::vector<double>> g;
+      for (const bool by_teams : {false, true}) {
+        Kokkos::View<std::int32_t*, Mem> s("s", rows * k);
+        Kokkos::View<double*, Mem> gv("g", t.g_range ? rows * k : 0);
+        kbrain::netgen::exact_fill<Exec, double, Mem>(t, off, s, gv, {}, by_teams);
+        const auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s);
+        const auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gv);
+        src.emplace_back(hs.data(), hs.data() + hs.extent(0));
+        g.emplace_back(hg.data(), hg.data() + hg.extent(0));
+      }
+      CHECK(k > 0);
+      CHECK(src[0] == src[1]);
+      CHECK(g[0] == g[1]);
+      CHECK(std::is_sorted(src[1].begin(), src[1].begin() + k));
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(generators_exact_by_teams, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("a cell's list depends only on (seed, cell, N, parameters): one cell generated alone matches") {
     using Mem = Kokkos::HostSpace;

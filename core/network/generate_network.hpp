@@ -107,6 +107,12 @@ DeviceTables<Mem> upload_tables(const RandomNetworkTables& t) {
   return d;
 }
 
+// Whether rows are sorted by sort_rows (GPU backends) or by one thread's heap sort (host backends).
+template <class Exec>
+constexpr bool sort_by_teams() {
+  return !std::is_same<typename Exec::memory_space, Kokkos::HostSpace>::value;
+}
+
 template <class Mem>
 std::int64_t last_entry(const Kokkos::View<std::int64_t*, Mem>& v) {
   std::int64_t total = 0;
@@ -216,6 +222,23 @@ GeneratedNetwork<Real, Mem> sweep(const DeviceTables<Mem>& t,
   return net;
 }
 
+// Mode exact into (sources, g) of rows * exact_count entries: on GPU backends draws, sort_rows, then the rest of
+// ExactFillFunctor (phases 1, 2); on the host one pass with a heap sort per row. The same rows either way.
+template <class Exec, class Real, class Mem>
+void exact_fill(const DeviceTables<Mem>& t, const Kokkos::View<const std::int64_t*, Mem>& offsets,
+                const Kokkos::View<std::int32_t*, Mem>& sources, const Kokkos::View<Real*, Mem>& g,
+                const Kokkos::View<const std::int64_t*, Mem>& targets, const bool by_teams = sort_by_teams<Exec>()) {
+  const std::int64_t rows = static_cast<std::int64_t>(offsets.extent(0)) - 1;
+  ExactFillFunctor<Mem, Real> fill{t, sources, g, targets};
+  if (by_teams) {
+    fill.phase = 1;
+    Kokkos::parallel_for("kbrain::netgen::exact_draw", Kokkos::RangePolicy<Exec>(0, rows), fill);
+    sort_rows<Exec, Real, Mem>(offsets, sources, g, false);
+    fill.phase = 2;
+  }
+  Kokkos::parallel_for("kbrain::netgen::exact_fill", Kokkos::RangePolicy<Exec>(0, rows), fill);
+}
+
 template <class Exec, class Real, class Mem>
 GeneratedNetwork<Real, Mem> symmetrize(const GeneratedNetwork<Real, Mem>& up, bool g_range) {
   const std::int64_t n = up.cells;
@@ -238,8 +261,16 @@ GeneratedNetwork<Real, Mem> symmetrize(const GeneratedNetwork<Real, Mem>& up, bo
   Kokkos::parallel_for("kbrain::netgen::sym_fill", Kokkos::RangePolicy<Exec>(0, n),
                        SymmetricFill<Mem, Real>{up.offsets, up.sources, up.g, net.offsets, cursor, net.sources,
                                                 net.g, g_range});
-  Kokkos::parallel_for("kbrain::netgen::sym_sort", Kokkos::RangePolicy<Exec>(0, n),
-                       SortLowerPart<Mem, Real>{up.offsets, net.offsets, net.sources, net.g, g_range});
+  if (sort_by_teams<Exec>()) {
+    Kokkos::View<std::int64_t*, Mem> lower(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_sym_lower"), n);
+    Kokkos::parallel_for("kbrain::netgen::sym_lower", Kokkos::RangePolicy<Exec>(0, n),
+                         LowerPartLengths<Mem>{up.offsets, net.offsets, lower});
+    sort_rows<Exec, Real, Mem>(Kokkos::View<const std::int64_t*, Mem>(net.offsets), net.sources, net.g, g_range,
+                               kSortRowsCapacity, Kokkos::View<const std::int64_t*, Mem>(lower));
+  } else {
+    Kokkos::parallel_for("kbrain::netgen::sym_sort", Kokkos::RangePolicy<Exec>(0, n),
+                         SortLowerPart<Mem, Real>{up.offsets, net.offsets, net.sources, net.g, g_range});
+  }
   return net;
 }
 
@@ -261,8 +292,7 @@ GeneratedNetwork<Real, Mem> generate_network(const RandomNetworkTables& tables) 
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_sources"), cells * k);
     if (t.g_range)
       net.g = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_g"), cells * k);
-    Kokkos::parallel_for("kbrain::netgen::exact_fill", Kokkos::RangePolicy<Exec>(0, cells),
-                         netgen::ExactFillFunctor<Mem, Real>{t, net.sources, net.g});
+    netgen::exact_fill<Exec, Real, Mem>(t, net.offsets, net.sources, net.g, {});
   } else {
     net = netgen::sweep<Exec, Real, Mem>(t);
     if (tables.spec.symmetric) net = netgen::symmetrize<Exec, Real, Mem>(net, t.g_range);
@@ -317,8 +347,7 @@ GeneratedNetwork<Real, Mem> generate_network_rows(const RandomNetworkTables& tab
                                                    rows * k);
     if (t.g_range)
       net.g = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "netgen_g"), rows * k);
-    Kokkos::parallel_for("kbrain::netgen::exact_fill", Kokkos::RangePolicy<Exec>(0, rows),
-                         netgen::ExactFillFunctor<Mem, Real>{t, net.sources, net.g, dtargets});
+    netgen::exact_fill<Exec, Real, Mem>(t, net.offsets, net.sources, net.g, dtargets);
   } else {
     net = netgen::sweep<Exec, Real, Mem>(t, dtargets);
   }

@@ -121,14 +121,21 @@ struct ExactFillFunctor {
   Kokkos::View<Real*, Mem> g;
 
   Kokkos::View<const std::int64_t*, Mem> targets;  // row r is cell targets(r); empty => r
+  // 0: the whole row here (heap sort in place). 1: only the K draws; 2: the rest, on rows sorted in between
+  // (sort_rows: exact_fill in generate_network.hpp); phase 2 repeats the K draws to reach the same stream position.
+  int phase = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
     const std::int64_t i = targets.extent(0) != 0 ? targets(r) : r;
     const std::int64_t k_total = t.exact_count, base = r * k_total;
     const std::uint64_t others = static_cast<std::uint64_t>(t.cells - 1);
     DrawStream d(t.seed, stream_id(kTopologyStream, i));
-    for (std::int64_t k = 0; k < k_total; ++k) sources(base + k) = static_cast<std::int32_t>(d.below(others));
-    heap_sort_segment(sources, g, false, base, k_total);
+    for (std::int64_t k = 0; k < k_total; ++k) {
+      const auto v = static_cast<std::int32_t>(d.below(others));
+      if (phase != 2) sources(base + k) = v;
+    }
+    if (phase == 1) return;
+    if (phase == 0) heap_sort_segment(sources, g, false, base, k_total);
     std::int64_t unique = k_total > 0 ? 1 : 0;
     for (std::int64_t k = 1; k < k_total; ++k)
       if (sources(base + k) != sources(base + unique - 1)) sources(base + unique++) = sources(base + k);
@@ -214,6 +221,16 @@ struct SymmetricFill {  // lower part by scatter (atomic cursor), upper part cop
         g(upper_start + k) = up_g(b + k);
       }
     }
+  }
+};
+
+template <class Mem>
+struct LowerPartLengths {  // lengths(i) = |lower part of row i| = row length - |U(i)|
+  Kokkos::View<const std::int64_t*, Mem> up_offsets;
+  Kokkos::View<const std::int64_t*, Mem> offsets;
+  Kokkos::View<std::int64_t*, Mem> lengths;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    lengths(i) = offsets(i + 1) - offsets(i) - (up_offsets(i + 1) - up_offsets(i));
   }
 };
 

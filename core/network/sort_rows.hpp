@@ -6,6 +6,8 @@
 // junctions), so any correct sort gives the same order.
 // Why: the gaussian3d fill pass used to heap-sort each row in global memory from one thread per row, with every
 // access of a warp in a different row; on an H200 that was 95 % of generating 1M x 1000 (docs/performance.md).
+// Used on GPU backends by the gaussian3d sweep, mode exact and the symmetric lower parts (generate_network.hpp);
+// host backends keep their one-thread heap sorts (fewer comparisons on a CPU).
 #include <cstdint>
 #include <type_traits>
 
@@ -30,6 +32,7 @@ struct SortRowsFunctor {
   Kokkos::View<Real*, Mem> vals;
   bool with_vals = false;
   int capacity = kSortRowsCapacity;  // a power of two
+  Kokkos::View<const std::int64_t*, Mem> lengths;  // if not empty: sort only the first lengths(r) entries of row r
 
   static std::size_t scratch_bytes(int capacity, bool with_vals) {
     return ScratchKeys::shmem_size(capacity) + (with_vals ? ScratchVals::shmem_size(capacity) : 0);
@@ -38,7 +41,7 @@ struct SortRowsFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t row = team.league_rank();
     const std::int64_t begin = offsets(row);
-    const int n = static_cast<int>(offsets(row + 1) - begin);
+    const int n = static_cast<int>(lengths.extent(0) != 0 ? lengths(row) : offsets(row + 1) - begin);
     if (n <= 1) return;
     if (n > capacity) {
       Kokkos::single(Kokkos::PerTeam(team), [&]() { heap_sort_segment(keys, vals, with_vals, begin, n); });
@@ -80,11 +83,13 @@ struct SortRowsFunctor {
   }
 };
 
-// Sorts rows 0 .. offsets.extent(0) - 2 of (keys, vals): 256 threads per team on GPU backends, 1 on the host.
-// capacity: keys sorted in scratch (a power of two); longer rows are heap-sorted in place.
+// Sorts rows 0 .. offsets.extent(0) - 2 of (keys, vals), or the first lengths(r) entries of each row r when
+// lengths is given: 256 threads per team on GPU backends, 1 on the host. capacity: keys sorted in scratch (a power
+// of two); longer rows are heap-sorted in place.
 template <class Exec, class Real, class Mem = typename Exec::memory_space>
 void sort_rows(const Kokkos::View<const std::int64_t*, Mem>& offsets, const Kokkos::View<std::int32_t*, Mem>& keys,
-               const Kokkos::View<Real*, Mem>& vals, bool with_vals, int capacity = kSortRowsCapacity) {
+               const Kokkos::View<Real*, Mem>& vals, bool with_vals, int capacity = kSortRowsCapacity,
+               const Kokkos::View<const std::int64_t*, Mem>& lengths = {}) {
   const std::int64_t rows = static_cast<std::int64_t>(offsets.extent(0)) - 1;
   if (rows <= 0) return;
   constexpr bool host = std::is_same<typename Exec::memory_space, Kokkos::HostSpace>::value;
@@ -92,7 +97,7 @@ void sort_rows(const Kokkos::View<const std::int64_t*, Mem>& offsets, const Kokk
   Kokkos::parallel_for("kbrain::netgen::sort_rows",
                        Kokkos::TeamPolicy<Exec>(rows, host ? 1 : 256)
                            .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(capacity, with_vals))),
-                       Functor{offsets, keys, vals, with_vals, capacity});
+                       Functor{offsets, keys, vals, with_vals, capacity, lengths});
 }
 
 }  // namespace kbrain::netgen
