@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -113,8 +114,7 @@ struct GapVariant {
                      // TiledKernelChoice)
   int split = 0, tiled = 0, brick = 0, halo = 0;
   bool bank_order = false;
-  int choice = 0;  // 0: default_tiled_choice; else the TiledKernelChoice below
-  io::TiledKernelChoice explicit_choice{};
+  std::optional<io::TiledKernelChoice> choice;  // none: default_tiled_choice
 };
 
 // IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
@@ -142,7 +142,7 @@ void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std:
       g_cal);
   sim.set_gap_split(variant.split);
   sim.set_gap_tiling(variant.tiled, variant.brick, variant.halo, variant.bank_order);
-  if (variant.choice) sim.set_tiled_kernel(variant.explicit_choice);
+  if (variant.choice) sim.set_tiled_kernel(*variant.choice);
   sim.prepare();
   if (variant.tiled == 1) {
     const auto [in, out] = sim.tiled_junctions();
@@ -329,14 +329,14 @@ void register_backend() {
   // per SM (double).
   const std::vector<GapVariant> float_tiles = {{"tiled", 0, 1},
                                                {"tiled_banks", 0, 1, 0, 0, true},
-                                               {"tiled_branchy", 0, 1, 0, 0, false, 1, {false, true}},
+                                               {"tiled_branchy", 0, 1, 0, 0, false, io::TiledKernelChoice{false, true}},
                                                {"tiled_5_8", 0, 1, 5, 8},
                                                {"tiled_9_6", 0, 1, 9, 6}};
   const std::vector<GapVariant> double_tiles = {{"tiled", 0, 1},
                                                 {"tiled_banks", 0, 1, 0, 0, true},
-                                                {"tiled_table", 0, 1, 0, 0, false, 1, {true, true}},
-                                                {"tiled_branch_free", 0, 1, 0, 0, false, 1, {false, false, 5}},
-                                                {"tiled_branch_free_4teams", 0, 1, 0, 0, false, 1, {false, false, 4}},
+                                                {"tiled_table", 0, 1, 0, 0, false, io::TiledKernelChoice{true, true}},
+                                                {"tiled_branch_free", 0, 1, 0, 0, false, io::TiledKernelChoice{false, false, 5}},
+                                                {"tiled_branch_free_4teams", 0, 1, 0, 0, false, io::TiledKernelChoice{false, false, 4}},
                                                 {"tiled_3_7", 0, 1, 3, 7},
                                                 {"tiled_9_4", 0, 1, 9, 4}};
   for (const Gen& g : gens) {

@@ -224,13 +224,20 @@ struct SymmetricFill {  // lower part by scatter (atomic cursor), upper part cop
   }
 };
 
+// |lower part of row i| = row length - |U(i)|
+template <class Offsets>
+KOKKOS_INLINE_FUNCTION std::int64_t lower_part_length(const Offsets& up_offsets, const Offsets& offsets,
+                                                      const std::int64_t i) {
+  return offsets(i + 1) - offsets(i) - (up_offsets(i + 1) - up_offsets(i));
+}
+
 template <class Mem>
-struct LowerPartLengths {  // lengths(i) = |lower part of row i| = row length - |U(i)|
+struct LowerPartLengths {  // lengths(i) = lower_part_length(i)
   Kokkos::View<const std::int64_t*, Mem> up_offsets;
   Kokkos::View<const std::int64_t*, Mem> offsets;
   Kokkos::View<std::int64_t*, Mem> lengths;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    lengths(i) = offsets(i + 1) - offsets(i) - (up_offsets(i + 1) - up_offsets(i));
+    lengths(i) = lower_part_length(up_offsets, offsets, i);
   }
 };
 
@@ -242,8 +249,7 @@ struct SortLowerPart {  // the scattered lower part [offsets(i), offsets(i+1) - 
   Kokkos::View<Real*, Mem> g;
   bool g_range = false;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    const std::int64_t lower = offsets(i + 1) - offsets(i) - (up_offsets(i + 1) - up_offsets(i));
-    heap_sort_segment(sources, g, g_range, offsets(i), lower);
+    heap_sort_segment(sources, g, g_range, offsets(i), lower_part_length(up_offsets, offsets, i));
   }
 };
 

@@ -6,8 +6,9 @@
 // junctions), so any correct sort gives the same order.
 // Why: the gaussian3d fill pass used to heap-sort each row in global memory from one thread per row, with every
 // access of a warp in a different row; on an H200 that was 95 % of generating 1M x 1000 (docs/performance.md).
-// Used on GPU backends by the gaussian3d sweep, mode exact and the symmetric lower parts (generate_network.hpp);
-// host backends keep their one-thread heap sorts (fewer comparisons on a CPU).
+// Used by the two-pass gaussian3d sweep (GPU backends; on the host only in tests), and on GPU backends by mode
+// exact and the symmetric lower parts (generate_network.hpp). Host generation keeps one-thread heap sorts (fewer
+// comparisons on a CPU).
 #include <cstdint>
 #include <type_traits>
 

@@ -285,25 +285,6 @@ struct TiledCurrentsFunctor {
   KOKKOS_FORCEINLINE_FUNCTION Real row_sum(const Member& team, const int n, const Real vd, const Real* g_row,
                                            const VdAt& vd_at) const {
     Real total = 0;
-    if (Branchy) {
-      const Real g = gap.g_const;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, kLanes * groups(n)),
-          [&](const int t, Real& sum) {
-            const int first = first_of(t);
-            Real v[kUnroll];
-            for (int u = 0; u < kUnroll; ++u) {
-              const int j = first + u * kLanes;
-              v[u] = j < n ? vd_at(j) : Real(0);
-            }
-            for (int u = 0; u < kUnroll; ++u) {
-              const int j = first + u * kLanes;
-              if (j < n) sum += gap_term<Math>(PerJunction ? g_row[j] : g, vd - v[u]);
-            }
-          },
-          total);
-      return total;
-    }
     const Real g08 = Real(0.8) * gap.g_const, g02 = Real(0.2) * gap.g_const;  // as gap_term computes them
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(team, kLanes * groups(n)),
@@ -312,11 +293,16 @@ struct TiledCurrentsFunctor {
           Real v[kUnroll], g[kUnroll];
           for (int u = 0; u < kUnroll; ++u) {
             const int j = first + u * kLanes;
-            v[u] = j < n ? vd_at(j) : vd;  // past the row's end: dV = +0, so the term is +0 and the sum unchanged
-            if (PerJunction) g[u] = j < n ? g_row[j] : Real(0);
+            // Branch-free, past the row's end: dV = +0, so the term is +0 and the sum unchanged.
+            v[u] = j < n ? vd_at(j) : (Branchy ? Real(0) : vd);
+            if (PerJunction && !Branchy) g[u] = j < n ? g_row[j] : Real(0);
           }
-          for (int u = 0; u < kUnroll; ++u)
-            sum += PerJunction ? gap_term<Math>(g[u], vd - v[u]) : gap_term_scaled<Math>(g08, g02, vd - v[u]);
+          for (int u = 0; u < kUnroll; ++u) {
+            const int j = first + u * kLanes;
+            if (Branchy && !(j < n)) continue;
+            if (PerJunction) sum += gap_term<Math>(Branchy ? g_row[j] : g[u], vd - v[u]);
+            else sum += gap_term_scaled<Math>(g08, g02, vd - v[u]);
+          }
         },
         total);
     return total;
