@@ -12,6 +12,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
+#include "models/common/exp_poly_constants.hpp"
 
 namespace kbrain {
 
@@ -45,16 +46,11 @@ static __constant__ double kExpConstants[kNumExpConstants] = {
     0x1.62e42fee00000p-7,   // ln2 / 64, high part: n * hi is exact for |n| < 2^17
     0x1.a39ef35793c76p-39,  // ln2 / 64, low part
     1.0 / 120, 1.0 / 24, 1.0 / 6};
-// The constants of device_exp_poly_in_range: 1 / ln2, ln2 in two parts, and the coefficients c2 .. c10 of
-// (e^r - 1) / r = 1 + r / 2 + c2 r^2 + ... + c10 r^10 on |r| <= ln2 / 2 (a Chebyshev fit of the part beyond
-// 1 + r / 2, made with 50-digit arithmetic and rounded to double: truncation error 0.15 ulp of e^r).
+// The constants of device_exp_poly_in_range (models/common/exp_poly_constants.hpp), in constant memory.
 enum PolyExpConstant { kInvLn2, kLn2Hi, kLn2Lo, kP2, kP3, kP4, kP5, kP6, kP7, kP8, kP9, kP10, kNumPolyExpConstants };
 static __constant__ double kPolyExpConstants[kNumPolyExpConstants] = {
-    0x1.71547652b82fep+0,   // 1 / ln2
-    0x1.62e42fee00000p-1,   // ln2, high part: n * hi is exact for |n| < 2^21
-    0x1.a39ef35793c76p-33,  // ln2, low part
-    0x1.5555555555555p-3, 0x1.5555555554cb8p-5, 0x1.1111111110e6bp-7, 0x1.6c16c1738ecf7p-10, 0x1.a01a01a4b26e2p-13,
-    0x1.a019c9ab213aap-16, 0x1.71de17e7960e6p-19, 0x1.28803926c8ea8p-22, 0x1.af2360e209bc8p-26};
+    exp_poly::kInvLn2, exp_poly::kLn2Hi, exp_poly::kLn2Lo, exp_poly::kC[0], exp_poly::kC[1], exp_poly::kC[2],
+    exp_poly::kC[3],   exp_poly::kC[4],  exp_poly::kC[5],  exp_poly::kC[6], exp_poly::kC[7], exp_poly::kC[8]};
 // x = n * step + r with n an integer and |r| <= step / 2, step = step_hi + step_lo (n * step_hi exact). t holds n
 // in its low word: t = 1.5 * 2^52 + n, a shift whose addition rounds to an integer (a 32-bit immediate).
 struct ReducedExponent {
