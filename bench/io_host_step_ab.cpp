@@ -5,7 +5,11 @@
 // libm exp) on the default host execution space (OpenMP when enabled: its thread count comes from OMP_NUM_THREADS).
 // Prints, per kernel, the minimum and the median ns/cell-step of RUNS runs of STEPS steps; the minimum is the
 // figure least disturbed by other tenants of a shared host.
-//   io_host_step_ab LABEL [SIDE] [RUNS] [STEPS] [KERNELS]   KERNELS: both (default) or simd
+// KERNELS=ceiling instead times what every thread can do alone in registers, no memory traffic: independent FMA
+// chains and simd_exp over 64-value blocks, each thread the same work. Its time per operation at N threads over the
+// 1-thread time is the host's own parallel-efficiency ceiling for compute-bound vector code (clock limits under
+// load, shared cores), against which the step's efficiency is judged.
+//   io_host_step_ab LABEL [SIDE] [RUNS] [STEPS] [KERNELS]   KERNELS: both (default), simd, or ceiling
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -59,6 +63,37 @@ Timing time_step(int side, bool simd, int runs, int steps) {
   return {t.front(), t[t.size() / 2]};
 }
 
+// Nanoseconds per value-operation (one FMA, or one simd_exp) per thread, min over runs: every thread of the host
+// execution space runs `reps` passes over its own 64-value block.
+template <bool Exp>
+double ceiling_ns(int runs, int reps) {
+  const int threads = Exec::concurrency();
+  Kokkos::View<double**, Kokkos::LayoutRight, Mem> sink("sink", threads, 64);
+  double best = 1e30;
+  for (int r = 0; r <= runs; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Kokkos::parallel_for(
+        "ceiling", Kokkos::RangePolicy<Exec>(0, threads), [=](const int t) {
+          double v[64];
+          for (int k = 0; k < 64; ++k) v[k] = 1e-3 * (k + t);
+          for (int n = 0; n < reps; ++n) {
+#pragma omp simd
+            for (int k = 0; k < 64; ++k) {
+              if constexpr (Exp)
+                v[k] = kbrain::simd_exp(v[k]) * 0.5 - 0.25;  // stays in [-0.25, 0.25]
+              else
+                v[k] = kbrain::madd(v[k], 0.999999, 1e-9);
+            }
+          }
+          for (int k = 0; k < 64; ++k) sink(t, k) = v[k];
+        });
+    Kokkos::fence();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r > 0) best = std::min(best, s / (64.0 * reps) * 1e9);
+  }
+  return best;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,10 +103,14 @@ int main(int argc, char** argv) {
     const int side = argc > 2 ? std::atoi(argv[2]) : 256;
     const int runs = argc > 3 ? std::atoi(argv[3]) : 5;
     const int steps = argc > 4 ? std::atoi(argv[4]) : 20;
-    const bool with_scalar = argc <= 5 || std::string(argv[5]) != "simd";
+    const std::string kernels = argc > 5 ? argv[5] : "both";
+    const bool with_scalar = kernels == "both";
     const int threads = Exec::concurrency();
+    if (kernels == "ceiling")
+      std::printf("%s ceiling threads %d fma %.4f exp %.4f ns/value per thread\n", label, threads,
+                  ceiling_ns<false>(runs, 2000000), ceiling_ns<true>(runs, 200000));
     for (const bool simd : {true, false}) {
-      if (!simd && !with_scalar) break;
+      if (kernels == "ceiling" || (!simd && !with_scalar)) break;
       const Timing d = time_step<double>(side, simd, runs, steps);
       const Timing f = time_step<float>(side, simd, runs, steps);
       std::printf("%s %s threads %d side %d double min %.2f median %.2f float min %.2f median %.2f ns/cell-step\n", label,

@@ -3,9 +3,11 @@
 # trees and compiler flags on one machine: bench/io_host_step_ab.cpp compiled once per variant against a host Kokkos
 # (Serial + OpenMP, built from the bundled source once), then run in interleaved rounds so that every variant sees
 # the same moments of a shared host. Each run prints the minimum and median of its runs.
-#   scripts/ab_io_host_step.sh OUT LABEL=TREE[@FLAGS] ...      e.g. base=/tmp/base new=.@-mprefer-vector-width=512
+#   scripts/ab_io_host_step.sh OUT LABEL=TREE[@FLAGS] ...      e.g. base=/tmp/base new=. new256=.@-mprefer-vector-width=256
+# The flags are kbrain_models' with KBRAIN_NATIVE_ARCH (models/CMakeLists.txt); FLAGS come after them.
 # Environment: KBRAIN_AB_ROUNDS (5), KBRAIN_AB_THREADS ("1": OpenMP thread counts, each pinned with OMP_PROC_BIND=close
-# and OMP_PLACES=cores), KBRAIN_AB_SIDES ("256"), KBRAIN_AB_KERNELS ("both", or "simd": without the scalar baseline),
+# and OMP_PLACES=cores), KBRAIN_AB_SIDES ("256"), KBRAIN_AB_KERNELS ("both"; "simd": without the scalar baseline;
+# "ceiling": each thread's FMA and simd_exp rate in registers, see bench/io_host_step_ab.cpp),
 # KBRAIN_AB_KOKKOS_HOST (install prefix, /tmp/kbrain-ab-kokkos-host).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,8 +27,8 @@ if [ ! -f "$kk/lib/libkokkoscore.a" ] && [ ! -f "$kk/lib64/libkokkoscore.a" ]; t
 fi
 libdir="$kk/lib"
 [ -f "$libdir/libkokkoscore.a" ] || libdir="$kk/lib64"
-# The flags of kbrain_models with KBRAIN_NATIVE_ARCH (models/CMakeLists.txt), plus the variant's own.
 base_flags="-O3 -DNDEBUG -std=c++17 -fopenmp -fopenmp-simd -fno-trapping-math -ffp-contract=off -march=native"
+base_flags+=" -mprefer-vector-width=512"
 labels=()
 for spec in "$@"; do
   label="${spec%%=*}"
