@@ -4,7 +4,8 @@
 // benchmark (bench/copy_fraction.hpp), with a copy probe of its own for backends whose copy benchmarks were
 // filtered out. --benchmark_format=json|csv prints Google Benchmark's own output only.
 // On GPU backends the float mesh runs two steps per launch (IoSimulation::set_step_pairs); io_step_one_step/ is
-// the same mesh with one launch per step.
+// the same mesh with one launch per step. io_step_kokkos_launch/ launches each step with Kokkos::parallel_for instead
+// of the backend's chained launch (CUDA: programmatic dependent launch, backends/cuda/cuda_chained_launch.hpp).
 //   ns_per_cell_step   time per cell per step
 //   bytes_per_second   bytes one step must move (bench/io_step_bytes.hpp) / time: a step pair moves about half
 //                      of them per step, so its fraction of copy bandwidth can exceed 100 %
@@ -79,7 +80,7 @@ unsigned set_flush_denormals(bool on) {
 
 template <class Backend, class Real>
 void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bool host_simd = true,
-                bool flush_denormals = false, int step_pairs = -1) {
+                bool flush_denormals = false, int step_pairs = -1, bool chained_launch = true) {
   const unsigned mxcsr = set_flush_denormals(flush_denormals);  // Serial runs on this thread (diagnostic variant)
   const GapNetwork net = make_mesh2d(side, side, 0.04);
   std::vector<double> g_cal(net.cells);
@@ -87,6 +88,7 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
   io::IoSimulation<Backend, Real> sim(io::IoParameters{}, net, g_cal, mesh_kernel);
   sim.set_host_simd(host_simd);
   sim.set_step_pairs(step_pairs);
+  sim.set_chained_launch(chained_launch);
   const int steps = steps_per_iteration<Backend>();
   for (int n = 0; n < 20; ++n) sim.step(0.0);  // warm-up
   sim.fence();
@@ -283,6 +285,18 @@ void register_backend() {
       const std::string tag = std::to_string(side) + "x" + std::to_string(side) + "/mesh";
       benchmark::RegisterBenchmark(("io_step_one_step/" + b + "/float/" + tag).c_str(),
                                    [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, true, true, false, 0); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  if (Backend::is_gpu)  // the one-step launches through Kokkos::parallel_for instead of the backend's chained launch
+    for (std::int64_t side : {1024, 2048}) {
+      const std::string tag = std::to_string(side) + "x" + std::to_string(side) + "/mesh";
+      benchmark::RegisterBenchmark(("io_step_kokkos_launch/" + b + "/double/" + tag).c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, side, true, true, false, -1, false); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+      benchmark::RegisterBenchmark(("io_step_kokkos_launch/" + b + "/float/" + tag + "/one_step").c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, true, true, false, 0, false); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }

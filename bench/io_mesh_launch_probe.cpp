@@ -1,7 +1,8 @@
 // How the CUDA IO mesh step is launched, measured: the same step functor (io_step.hpp, one cell per thread, launch
 // bounds 256 x 6) launched (1) by Kokkos::parallel_for, as kbrain does, (2) as a plain kernel, (3) as a plain
 // kernel with programmatic dependent launch (Hopper: the next step's blocks are scheduled while the previous step's
-// last blocks still run, and wait in cudaGridDependencySynchronize until its writes are visible), (4) the plain
+// last blocks still run, and wait in cudaGridDependencySynchronize until its writes are visible), on a stream of
+// its own and on Kokkos' stream (pdl_ks), (4) the plain
 // launches of a run recorded once as a CUDA graph and replayed. Every variant is first checked bit for bit against
 // (1) after 20 steps, then timed as the median of 7 runs of 200 steps (one fence per run), interleaved.
 // Same inputs as kbrain_bench's io_step benchmark. Built on demand in CUDA builds:
@@ -48,8 +49,8 @@ __global__ void __launch_bounds__(256, 6) step_kernel_pdl(const F f, const int n
   if (i < n) f(i);
 }
 
-enum Launch { kKokkos, kPlain, kPdl, kGraph, kNumLaunches };
-const char* kNames[kNumLaunches] = {"kokkos", "plain", "pdl", "graph"};
+enum Launch { kKokkos, kPlain, kPdl, kPdlKokkosStream, kGraph, kNumLaunches };
+const char* kNames[kNumLaunches] = {"kokkos", "plain", "pdl", "pdl_ks", "graph"};
 
 template <class Real>
 struct Probe {
@@ -93,6 +94,12 @@ struct Probe {
     for (int s = 0; s < steps; ++s) {
       const auto f = s % 2 == 0 ? functor(s, a, b) : functor(s, b, a);
       using F = std::decay_t<decltype(f)>;
+      static const bool cache_configured = [] {  // as Kokkos does for kernels without shared memory
+        PROBE_CHECK(cudaFuncSetCacheConfig(step_kernel<F>, cudaFuncCachePreferL1));
+        PROBE_CHECK(cudaFuncSetCacheConfig(step_kernel_pdl<F>, cudaFuncCachePreferL1));
+        return true;
+      }();
+      (void)cache_configured;
       if (how == kKokkos) {
         Kokkos::parallel_for("io_step", Kokkos::RangePolicy<Exec, Kokkos::LaunchBounds<256, 6>>(0, n), f);
       } else if (how == kPlain || how == kGraph) {
@@ -101,7 +108,7 @@ struct Probe {
         cudaLaunchConfig_t config = {};
         config.gridDim = dim3(blocks);
         config.blockDim = dim3(256);
-        config.stream = stream;
+        config.stream = how == kPdl ? stream : Exec().cuda_stream();
         cudaLaunchAttribute attribute[1];
         attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
         attribute[0].val.programmaticStreamSerializationAllowed = 1;

@@ -75,6 +75,36 @@ TEST_SUITE("io_model") {
   }
   TEST_CASE_TEMPLATE_APPLY(io_matches_serial, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE_TEMPLATE_DEFINE("chained launch (CUDA: programmatic dependent launch): the same state and spikes", Backend,
+                            io_chained_launch) {
+    // 40 x 33 cells (1320: several blocks, a partial last one), mesh and CSR kernels, one step per launch. On
+    // backends without a chained launch both runs use Kokkos::parallel_for.
+    const GapNetwork net = make_mesh2d(40, 33, 0.04);
+    const auto g = heterogeneous_g_cal(net.cells);
+    for (bool mesh_kernel : {true, false}) {
+      CAPTURE(mesh_kernel);
+      std::vector<std::vector<double>> state[2];
+      typename io::IoSimulation<Backend, double>::SpikeEvents spikes[2];
+      for (const bool chained : {true, false}) {
+        io::IoSimulation<Backend, double> sim(io::IoParameters{}, net, g, mesh_kernel);
+        sim.set_chained_launch(chained);
+        sim.enable_spikes(-20.0);
+        for (int n = 0; n < 400; ++n) {
+          sim.step(n >= 50 && n < 150 ? 6.0 : 0.0);
+          if ((n + 1) % 100 == 0) {
+            const auto e = sim.drain_spikes();
+            spikes[chained].insert(spikes[chained].end(), e.begin(), e.end());
+          }
+        }
+        for (int v = 0; v < io::NUM_VARS; ++v) state[chained].push_back(sim.variable(v));
+      }
+      CHECK(max_abs_diff(state[0], state[1]) == 0.0);
+      CHECK(spikes[0] == spikes[1]);
+      CHECK(!spikes[1].empty());
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_chained_launch, KBRAIN_TEST_BACKENDS);
+
   TEST_CASE_TEMPLATE_DEFINE("mesh kernel equals the CSR kernel on the same mesh", Backend, io_mesh_vs_csr) {
     // 6 x 11: every host chunk touches the first or last row (neighbour-index path). 23 x 37: most chunks lie
     // within the inner rows (contiguous-load path) and wrap across rows, so the column test is exercised.

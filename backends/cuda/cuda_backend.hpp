@@ -1,6 +1,7 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 
+#include "backends/cuda/cuda_chained_launch.hpp"
 #include "backends/cuda/cuda_peer_transport.hpp"
 #include "backends/hardware_info.hpp"
 
@@ -18,6 +19,9 @@ struct CudaBackend {
   // Ranks on one node copy halo blocks straight into each other's device buffers (CUDA IPC) instead of staging
   // them through MPI (docs/mpi.md, "Peer exchange"). Optional trait: backends without it use MPI only.
   using peer_transport = CudaPeerTransport;
+  // Launches of one index per thread that overlap the previous launch's tail (programmatic dependent launch,
+  // Hopper and later): the one-step-per-launch IO step uses it. Optional trait, like peer_transport.
+  using chained_launch = CudaChainedLaunch;
   static constexpr const char* name = "cuda";
   static constexpr bool is_gpu = true;
   static HardwareInfo describe() { return describe_cuda_device(Kokkos::Cuda().cuda_device()); }
