@@ -4,8 +4,8 @@
 // benchmark (bench/copy_fraction.hpp), with a copy probe of its own for backends whose copy benchmarks were
 // filtered out. --benchmark_format=json|csv prints Google Benchmark's own output only.
 // On GPU backends the float mesh runs two steps per launch (IoSimulation::set_step_pairs); io_step_one_step/ is
-// the same mesh with one launch per step. io_step_kokkos_launch/ launches each step with Kokkos::parallel_for instead
-// of the backend's chained launch (CUDA: programmatic dependent launch, backends/cuda/cuda_chained_launch.hpp).
+// the same mesh with one launch per step. io_step_chained/ launches each step through the backend's chained launch
+// (CUDA: programmatic dependent launch, backends/cuda/cuda_chained_launch.hpp) instead of Kokkos::parallel_for.
 //   ns_per_cell_step   time per cell per step
 //   bytes_per_second   bytes one step must move (bench/io_step_bytes.hpp) / time: a step pair moves about half
 //                      of them per step, so its fraction of copy bandwidth can exceed 100 %
@@ -80,7 +80,7 @@ unsigned set_flush_denormals(bool on) {
 
 template <class Backend, class Real>
 void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bool host_simd = true,
-                bool flush_denormals = false, int step_pairs = -1, bool chained_launch = true) {
+                bool flush_denormals = false, int step_pairs = -1, bool chained_launch = false) {
   const unsigned mxcsr = set_flush_denormals(flush_denormals);  // Serial runs on this thread (diagnostic variant)
   const GapNetwork net = make_mesh2d(side, side, 0.04);
   std::vector<double> g_cal(net.cells);
@@ -117,6 +117,7 @@ struct GapVariant {
   int split = 0, tiled = 0, brick = 0, halo = 0;
   bool bank_order = false;
   std::optional<io::TiledKernelChoice> choice;  // none: default_tiled_choice
+  int csr_min_blocks = 0;                         // fused_lbN: IoSimulation::set_csr_step_min_blocks(N)
 };
 
 // IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
@@ -145,6 +146,7 @@ void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std:
   sim.set_gap_split(variant.split);
   sim.set_gap_tiling(variant.tiled, variant.brick, variant.halo, variant.bank_order);
   if (variant.choice) sim.set_tiled_kernel(*variant.choice);
+  sim.set_csr_step_min_blocks(variant.csr_min_blocks);
   sim.prepare();
   if (variant.tiled == 1) {
     const auto [in, out] = sim.tiled_junctions();
@@ -288,15 +290,15 @@ void register_backend() {
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
-  if (Backend::is_gpu)  // the one-step launches through Kokkos::parallel_for instead of the backend's chained launch
+  if (Backend::is_gpu)  // the one-step launches through the backend's chained launch instead of Kokkos::parallel_for
     for (std::int64_t side : {1024, 2048}) {
       const std::string tag = std::to_string(side) + "x" + std::to_string(side) + "/mesh";
-      benchmark::RegisterBenchmark(("io_step_kokkos_launch/" + b + "/double/" + tag).c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, side, true, true, false, -1, false); })
+      benchmark::RegisterBenchmark(("io_step_chained/" + b + "/double/" + tag).c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, side, true, true, false, -1, true); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
-      benchmark::RegisterBenchmark(("io_step_kokkos_launch/" + b + "/float/" + tag + "/one_step").c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, true, true, false, 0, false); })
+      benchmark::RegisterBenchmark(("io_step_chained/" + b + "/float/" + tag + "/one_step").c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, true, true, false, 0, true); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
@@ -335,7 +337,10 @@ void register_backend() {
     gens = {{RandomNetworkSpec::Kind::Uniform, 1048576, 10},     {RandomNetworkSpec::Kind::Uniform, 1048576, 100},
             {RandomNetworkSpec::Kind::Uniform, 1048576, 1000},   {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 100},
             {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 1000}, {RandomNetworkSpec::Kind::Gaussian3d, 4194304, 1000}};
-  const std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
+  std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
+  if (Backend::is_gpu)  // the fused step with fewer blocks per SM (more registers per thread for the row's gathers)
+    for (int lb : {2, 3, 4, 6})
+      csr_variants.push_back({"fused_lb" + std::to_string(lb), 0, 0, 0, 0, false, std::nullopt, lb});
   // Tiled cuts: the default (largest cube in 40 KiB: 21^3 floats, 17^3 doubles) and its neighbours.
   // tiled_banks: the default cut with the in-cube junctions in bank order (BrickTiling::bank_order).
   // tiled_table, tiled_branchy, tiled_branch_free(_4teams): the default cut with TiledKernelChoice's table

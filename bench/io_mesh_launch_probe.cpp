@@ -2,7 +2,8 @@
 // bounds 256 x 6) launched (1) by Kokkos::parallel_for, as kbrain does, (2) as a plain kernel, (3) as a plain
 // kernel with programmatic dependent launch (Hopper: the next step's blocks are scheduled while the previous step's
 // last blocks still run, and wait in cudaGridDependencySynchronize until its writes are visible), on a stream of
-// its own and on Kokkos' stream (pdl_ks), (4) the plain
+// its own, (4) the index loop of Kokkos' RangePolicy kernel as a plain kernel, without and with PDL (kloop,
+// kloop_pdl), (5) the plain
 // launches of a run recorded once as a CUDA graph and replayed. Every variant is first checked bit for bit against
 // (1) after 20 steps, then timed as the median of 7 runs of 200 steps (one fence per run), interleaved.
 // Same inputs as kbrain_bench's io_step benchmark. Built on demand in CUDA builds:
@@ -49,8 +50,24 @@ __global__ void __launch_bounds__(256, 6) step_kernel_pdl(const F f, const int n
   if (i < n) f(i);
 }
 
-enum Launch { kKokkos, kPlain, kPdl, kPdlKokkosStream, kGraph, kNumLaunches };
-const char* kNames[kNumLaunches] = {"kokkos", "plain", "pdl", "pdl_ks", "graph"};
+// Kokkos 3.4's RangePolicy index loop (64-bit index, blocks of 1 x 256, grid-stride), with and without PDL.
+template <class F>
+__global__ void __launch_bounds__(256, 6) step_kernel_kloop(const F f, const std::int64_t end) {
+  const std::int64_t stride = std::int64_t(blockDim.y) * gridDim.x;
+  for (std::int64_t i = threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x; i < end; i = i < end - stride ? i + stride : end)
+    f(static_cast<int>(i));
+}
+template <class F>
+__global__ void __launch_bounds__(256, 6) step_kernel_kloop_pdl(const F f, const std::int64_t end) {
+  cudaTriggerProgrammaticLaunchCompletion();
+  cudaGridDependencySynchronize();
+  const std::int64_t stride = std::int64_t(blockDim.y) * gridDim.x;
+  for (std::int64_t i = threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x; i < end; i = i < end - stride ? i + stride : end)
+    f(static_cast<int>(i));
+}
+
+enum Launch { kKokkos, kPlain, kPdl, kKloop, kKloopPdl, kGraph, kNumLaunches };
+const char* kNames[kNumLaunches] = {"kokkos", "plain", "pdl", "kloop", "kloop_pdl", "graph"};
 
 template <class Real>
 struct Probe {
@@ -97,6 +114,8 @@ struct Probe {
       static const bool cache_configured = [] {  // as Kokkos does for kernels without shared memory
         PROBE_CHECK(cudaFuncSetCacheConfig(step_kernel<F>, cudaFuncCachePreferL1));
         PROBE_CHECK(cudaFuncSetCacheConfig(step_kernel_pdl<F>, cudaFuncCachePreferL1));
+        PROBE_CHECK(cudaFuncSetCacheConfig(step_kernel_kloop<F>, cudaFuncCachePreferL1));
+        PROBE_CHECK(cudaFuncSetCacheConfig(step_kernel_kloop_pdl<F>, cudaFuncCachePreferL1));
         return true;
       }();
       (void)cache_configured;
@@ -104,11 +123,24 @@ struct Probe {
         Kokkos::parallel_for("io_step", Kokkos::RangePolicy<Exec, Kokkos::LaunchBounds<256, 6>>(0, n), f);
       } else if (how == kPlain || how == kGraph) {
         step_kernel<F><<<blocks, 256, 0, stream>>>(f, n);
+      } else if (how == kKloop) {
+        step_kernel_kloop<F><<<blocks, dim3(1, 256), 0, stream>>>(f, std::int64_t(n));
+      } else if (how == kKloopPdl) {
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3(blocks);
+        config.blockDim = dim3(1, 256);
+        config.stream = stream;
+        cudaLaunchAttribute attribute[1];
+        attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attribute[0].val.programmaticStreamSerializationAllowed = 1;
+        config.attrs = attribute;
+        config.numAttrs = 1;
+        PROBE_CHECK(cudaLaunchKernelEx(&config, step_kernel_kloop_pdl<F>, f, std::int64_t(n)));
       } else {
         cudaLaunchConfig_t config = {};
         config.gridDim = dim3(blocks);
         config.blockDim = dim3(256);
-        config.stream = how == kPdl ? stream : Exec().cuda_stream();
+        config.stream = stream;
         cudaLaunchAttribute attribute[1];
         attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
         attribute[0].val.programmaticStreamSerializationAllowed = 1;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "backends/serial/serial_backend.hpp"
@@ -104,6 +105,25 @@ TEST_SUITE("io_model") {
     }
   }
   TEST_CASE_TEMPLATE_APPLY(io_chained_launch, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("fused CSR step: every launch bound gives the same state", Backend, io_csr_launch_bounds) {
+    const GapNetwork net = make_mesh2d(40, 33, 0.04);
+    const auto g = heterogeneous_g_cal(net.cells);
+    std::vector<std::vector<double>> reference;
+    for (const int min_blocks : {0, 2, 3, 4, 6}) {
+      CAPTURE(min_blocks);
+      io::IoSimulation<Backend, double> sim(io::IoParameters{}, net, g, false);
+      sim.set_csr_step_min_blocks(min_blocks);
+      const auto state = test::run_pulse_and_read_state(sim, 300);
+      if (reference.empty())
+        reference = state;
+      else
+        CHECK(max_abs_diff(reference, state) == 0.0);
+    }
+    io::IoSimulation<Backend, double> sim(io::IoParameters{}, net, g, false);
+    CHECK_THROWS_AS(sim.set_csr_step_min_blocks(5), std::invalid_argument);
+  }
+  TEST_CASE_TEMPLATE_APPLY(io_csr_launch_bounds, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE_TEMPLATE_DEFINE("mesh kernel equals the CSR kernel on the same mesh", Backend, io_mesh_vs_csr) {
     // 6 x 11: every host chunk touches the first or last row (neighbour-index path). 23 x 37: most chunks lie

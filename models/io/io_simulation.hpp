@@ -293,6 +293,14 @@ class IoSimulation {
   // docs/performance.md). Default on; off launches with Kokkos::parallel_for. Other backends: no effect.
   void set_chained_launch(bool on) { chained_launch_ = on; }
 
+  // GPU backends: launch bounds of the fused CSR step (one thread per cell sums its row): at least `min_blocks`
+  // blocks per SM (2, 3, 4 or 6; the register cap follows), or 0 = the step's default (StepLaunchBounds).
+  void set_csr_step_min_blocks(int min_blocks) {
+    if (min_blocks != 0 && min_blocks != 2 && min_blocks != 3 && min_blocks != 4 && min_blocks != 6)
+      throw std::invalid_argument("csr step min blocks must be 0, 2, 3, 4 or 6, got " + std::to_string(min_blocks));
+    csr_min_blocks_ = min_blocks;
+  }
+
   // Host backends: SIMD chunked kernel (default) or the plain one-cell-per-index kernel with libm exp (the
   // "straightforward scalar" baseline the benchmarks compare against). No effect on GPU backends.
   void set_host_simd(bool on) { host_simd_ = on; }
@@ -319,6 +327,13 @@ class IoSimulation {
         return;
       }
     }
+    if constexpr (Backend::is_gpu && std::is_same_v<Gap, CsrGapJunctions<Real, Mem>>) {
+      if (csr_min_blocks_ > 0) {  // the fused CSR step with launch bounds of its own (set_csr_step_min_blocks)
+        launch_bounded<4>(f, csr_min_blocks_) || launch_bounded<3>(f, csr_min_blocks_) ||
+            launch_bounded<2>(f, csr_min_blocks_) || launch_bounded<6>(f, csr_min_blocks_);
+        return;
+      }
+    }
     if constexpr (HasChainedLaunch<Backend>::value && KBRAIN_IO_MAX_THREADS > 0 && KBRAIN_IO_MIN_BLOCKS > 0) {
       if (chained_launch_ && Backend::chained_launch::available()) {
         Backend::chained_launch::template parallel_for<KBRAIN_IO_MAX_THREADS, KBRAIN_IO_MIN_BLOCKS>(
@@ -327,6 +342,16 @@ class IoSimulation {
       }
     }
     Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(0, cells_), f);
+  }
+
+  // RangePolicy launch with LaunchBounds<KBRAIN_IO_MAX_THREADS or 256, MinBlocks> if min_blocks == MinBlocks.
+  template <int MinBlocks, class F>
+  bool launch_bounded(const F& f, int min_blocks) const {
+    if (min_blocks != MinBlocks) return false;
+    constexpr int kThreads = KBRAIN_IO_MAX_THREADS > 0 ? KBRAIN_IO_MAX_THREADS : 256;
+    Kokkos::parallel_for("kbrain::io::step",
+                         Kokkos::RangePolicy<Exec, Kokkos::LaunchBounds<kThreads, MinBlocks>>(0, cells_), f);
+    return true;
   }
 
   GapKernel choose_kernel() const {
@@ -384,7 +409,8 @@ class IoSimulation {
   using PairLaunchBounds = Kokkos::LaunchBounds<256, 4>;
   bool pending_check_ = false;
   bool host_simd_ = true;
-  bool chained_launch_ = true;
+  bool chained_launch_ = false;
+  int csr_min_blocks_ = 0;
   int gap_split_mode_ = -1, gap_tiled_mode_ = -1, tile_brick_ = 0, tile_halo_ = 0;
   bool tile_bank_order_ = false;
   TiledKernelChoice tiled_choice_ = default_tiled_choice<Real>();
