@@ -4,8 +4,9 @@
 // benchmark (bench/copy_fraction.hpp), with a copy probe of its own for backends whose copy benchmarks were
 // filtered out. --benchmark_format=json|csv prints Google Benchmark's own output only.
 // On GPU backends the float mesh runs two steps per launch (IoSimulation::set_step_pairs); io_step_one_step/ is
-// the same mesh with one launch per step. io_step_chained/ launches each step through the backend's chained launch
-// (CUDA: programmatic dependent launch, backends/cuda/cuda_chained_launch.hpp) instead of Kokkos::parallel_for.
+// the same mesh with one launch per step. One-step launches go through the backend's chained launch in double (CUDA:
+// programmatic dependent launch, backends/cuda/cuda_chained_launch.hpp) and Kokkos::parallel_for in float;
+// io_step_kokkos_launch/ (double) and io_step_chained/ (float, one step per launch) are the other way round.
 //   ns_per_cell_step   time per cell per step
 //   bytes_per_second   bytes one step must move (bench/io_step_bytes.hpp) / time: a step pair moves about half
 //                      of them per step, so its fraction of copy bandwidth can exceed 100 %
@@ -80,7 +81,7 @@ unsigned set_flush_denormals(bool on) {
 
 template <class Backend, class Real>
 void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bool host_simd = true,
-                bool flush_denormals = false, int step_pairs = -1, bool chained_launch = false) {
+                bool flush_denormals = false, int step_pairs = -1, int chained_launch = -1) {
   const unsigned mxcsr = set_flush_denormals(flush_denormals);  // Serial runs on this thread (diagnostic variant)
   const GapNetwork net = make_mesh2d(side, side, 0.04);
   std::vector<double> g_cal(net.cells);
@@ -88,7 +89,7 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
   io::IoSimulation<Backend, Real> sim(io::IoParameters{}, net, g_cal, mesh_kernel);
   sim.set_host_simd(host_simd);
   sim.set_step_pairs(step_pairs);
-  sim.set_chained_launch(chained_launch);
+  if (chained_launch >= 0) sim.set_chained_launch(chained_launch == 1);
   const int steps = steps_per_iteration<Backend>();
   for (int n = 0; n < 20; ++n) sim.step(0.0);  // warm-up
   sim.fence();
@@ -117,7 +118,7 @@ struct GapVariant {
   int split = 0, tiled = 0, brick = 0, halo = 0;
   bool bank_order = false;
   std::optional<io::TiledKernelChoice> choice;  // none: default_tiled_choice
-  int csr_min_blocks = 0;                         // fused_lbN: IoSimulation::set_csr_step_min_blocks(N)
+  int csr_min_blocks = 0;  // fused_lbN: IoSimulation::set_csr_step_min_blocks(N); fused: the default (4)
 };
 
 // IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
@@ -290,15 +291,15 @@ void register_backend() {
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
-  if (Backend::is_gpu)  // the one-step launches through the backend's chained launch instead of Kokkos::parallel_for
-    for (std::int64_t side : {1024, 2048}) {
+  if (Backend::is_gpu)  // one-step launches the other way than by default: double through Kokkos::parallel_for,
+    for (std::int64_t side : {1024, 2048}) {  // float through the backend's chained launch
       const std::string tag = std::to_string(side) + "x" + std::to_string(side) + "/mesh";
-      benchmark::RegisterBenchmark(("io_step_chained/" + b + "/double/" + tag).c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, side, true, true, false, -1, true); })
+      benchmark::RegisterBenchmark(("io_step_kokkos_launch/" + b + "/double/" + tag).c_str(),
+                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, side, true, true, false, -1, 0); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
       benchmark::RegisterBenchmark(("io_step_chained/" + b + "/float/" + tag + "/one_step").c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, true, true, false, 0, true); })
+                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, true, true, false, 0, 1); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
@@ -338,8 +339,8 @@ void register_backend() {
             {RandomNetworkSpec::Kind::Uniform, 1048576, 1000},   {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 100},
             {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 1000}, {RandomNetworkSpec::Kind::Gaussian3d, 4194304, 1000}};
   std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
-  if (Backend::is_gpu)  // the fused step with fewer blocks per SM (more registers per thread for the row's gathers)
-    for (int lb : {2, 3, 4, 6})
+  if (Backend::is_gpu)  // the fused step with other launch bounds than its default 4 blocks per SM
+    for (int lb : {2, 6})
       csr_variants.push_back({"fused_lb" + std::to_string(lb), 0, 0, 0, 0, false, std::nullopt, lb});
   // Tiled cuts: the default (largest cube in 40 KiB: 21^3 floats, 17^3 doubles) and its neighbours.
   // tiled_banks: the default cut with the in-cube junctions in bank order (BrickTiling::bank_order).

@@ -311,7 +311,8 @@ class IoMpiSimulation {
       const auto chunks = (end - begin + kHostChunk - 1) / kHostChunk;
       Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, HostChunkTag>(0, chunks), f);
     } else {
-      Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(begin, end), f);
+      // the fused CSR step's launch bounds (kCsrStepMinBlocks, io_simulation.hpp)
+      Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, CsrStepLaunchBounds>(begin, end), f);
     }
   }
 

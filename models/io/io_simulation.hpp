@@ -34,6 +34,11 @@ namespace kbrain::io {
 #define KBRAIN_IO_MIN_BLOCKS 6
 #endif
 using StepLaunchBounds = Kokkos::LaunchBounds<KBRAIN_IO_MAX_THREADS, KBRAIN_IO_MIN_BLOCKS>;
+// The fused CSR step (one thread per cell sums its row of gathers) with 4 blocks per SM, i.e. up to 64 registers:
+// on the H200 at 1M cells it is 6-29 % faster in double and 1-17 % in float than with the mesh step's 6 blocks
+// (40 registers), densities 10-1000; 2 and 3 blocks per SM measured the same as 4 (docs/performance.md).
+inline constexpr int kCsrStepMinBlocks = 4;
+using CsrStepLaunchBounds = Kokkos::LaunchBounds<(KBRAIN_IO_MAX_THREADS > 0 ? KBRAIN_IO_MAX_THREADS : 256), kCsrStepMinBlocks>;
 
 // Whether a backend declares a chained launch (backends/cuda/cuda_chained_launch.hpp): launches of one index per
 // thread that overlap the previous launch's tail. Backends without one launch with Kokkos::parallel_for.
@@ -288,13 +293,14 @@ class IoSimulation {
     return pairs_;
   }
 
-  // One-step-per-launch step kernels through the backend's chained launch where it declares one (CUDA on Hopper
-  // and later: programmatic dependent launch, bit-identical results, about 2 % faster on the 1M-cell double mesh;
-  // docs/performance.md). Default on; off launches with Kokkos::parallel_for. Other backends: no effect.
+  // One-step-per-launch mesh and precomputed-current step kernels through the backend's chained launch where it
+  // declares one (CUDA on Hopper and later: programmatic dependent launch, bit-identical results). Default: on in
+  // double, where the 1M-cell mesh step measured 0.6-0.8 % faster on an H200, off in float, where it measured
+  // +0.3 % to -3.7 % (docs/performance.md). Off: Kokkos::parallel_for. Other backends: no effect.
   void set_chained_launch(bool on) { chained_launch_ = on; }
 
   // GPU backends: launch bounds of the fused CSR step (one thread per cell sums its row): at least `min_blocks`
-  // blocks per SM (2, 3, 4 or 6; the register cap follows), or 0 = the step's default (StepLaunchBounds).
+  // blocks per SM (2, 3, 4 or 6; the register cap follows), or 0 = the default, kCsrStepMinBlocks (4).
   void set_csr_step_min_blocks(int min_blocks) {
     if (min_blocks != 0 && min_blocks != 2 && min_blocks != 3 && min_blocks != 4 && min_blocks != 6)
       throw std::invalid_argument("csr step min blocks must be 0, 2, 3, 4 or 6, got " + std::to_string(min_blocks));
@@ -328,11 +334,11 @@ class IoSimulation {
       }
     }
     if constexpr (Backend::is_gpu && std::is_same_v<Gap, CsrGapJunctions<Real, Mem>>) {
-      if (csr_min_blocks_ > 0) {  // the fused CSR step with launch bounds of its own (set_csr_step_min_blocks)
-        launch_bounded<4>(f, csr_min_blocks_) || launch_bounded<3>(f, csr_min_blocks_) ||
-            launch_bounded<2>(f, csr_min_blocks_) || launch_bounded<6>(f, csr_min_blocks_);
-        return;
-      }
+      // the fused CSR step with launch bounds of its own (set_csr_step_min_blocks)
+      const int min_blocks = csr_min_blocks_ > 0 ? csr_min_blocks_ : kCsrStepMinBlocks;
+      launch_bounded<4>(f, min_blocks) || launch_bounded<3>(f, min_blocks) || launch_bounded<2>(f, min_blocks) ||
+          launch_bounded<6>(f, min_blocks);
+      return;
     }
     if constexpr (HasChainedLaunch<Backend>::value && KBRAIN_IO_MAX_THREADS > 0 && KBRAIN_IO_MIN_BLOCKS > 0) {
       if (chained_launch_ && Backend::chained_launch::available()) {
@@ -409,7 +415,7 @@ class IoSimulation {
   using PairLaunchBounds = Kokkos::LaunchBounds<256, 4>;
   bool pending_check_ = false;
   bool host_simd_ = true;
-  bool chained_launch_ = false;
+  bool chained_launch_ = sizeof(Real) == 8;
   int csr_min_blocks_ = 0;
   int gap_split_mode_ = -1, gap_tiled_mode_ = -1, tile_brick_ = 0, tile_halo_ = 0;
   bool tile_bank_order_ = false;
