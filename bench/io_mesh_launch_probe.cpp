@@ -66,6 +66,24 @@ __global__ void __launch_bounds__(256, 6) step_kernel_kloop_pdl(const F f, const
     f(static_cast<int>(i));
 }
 
+// A launch configuration that allows programmatic dependent launch on `stream` (not copyable: config points into
+// attribute).
+struct PdlLaunch {
+  cudaLaunchAttribute attribute[1];
+  cudaLaunchConfig_t config = {};
+  PdlLaunch(dim3 grid, dim3 block, cudaStream_t stream) {
+    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute[0].val.programmaticStreamSerializationAllowed = 1;
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.stream = stream;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+  }
+  PdlLaunch(const PdlLaunch&) = delete;
+  PdlLaunch& operator=(const PdlLaunch&) = delete;
+};
+
 enum Launch { kKokkos, kPlain, kPdl, kKloop, kKloopPdl, kGraph, kNumLaunches };
 const char* kNames[kNumLaunches] = {"kokkos", "plain", "pdl", "kloop", "kloop_pdl", "graph"};
 
@@ -126,27 +144,11 @@ struct Probe {
       } else if (how == kKloop) {
         step_kernel_kloop<F><<<blocks, dim3(1, 256), 0, stream>>>(f, std::int64_t(n));
       } else if (how == kKloopPdl) {
-        cudaLaunchConfig_t config = {};
-        config.gridDim = dim3(blocks);
-        config.blockDim = dim3(1, 256);
-        config.stream = stream;
-        cudaLaunchAttribute attribute[1];
-        attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attribute[0].val.programmaticStreamSerializationAllowed = 1;
-        config.attrs = attribute;
-        config.numAttrs = 1;
-        PROBE_CHECK(cudaLaunchKernelEx(&config, step_kernel_kloop_pdl<F>, f, std::int64_t(n)));
+        PdlLaunch launch(dim3(blocks), dim3(1, 256), stream);
+        PROBE_CHECK(cudaLaunchKernelEx(&launch.config, step_kernel_kloop_pdl<F>, f, std::int64_t(n)));
       } else {
-        cudaLaunchConfig_t config = {};
-        config.gridDim = dim3(blocks);
-        config.blockDim = dim3(256);
-        config.stream = stream;
-        cudaLaunchAttribute attribute[1];
-        attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attribute[0].val.programmaticStreamSerializationAllowed = 1;
-        config.attrs = attribute;
-        config.numAttrs = 1;
-        PROBE_CHECK(cudaLaunchKernelEx(&config, step_kernel_pdl<F>, f, n));
+        PdlLaunch launch(dim3(blocks), dim3(256), stream);
+        PROBE_CHECK(cudaLaunchKernelEx(&launch.config, step_kernel_pdl<F>, f, n));
       }
     }
   }

@@ -43,16 +43,13 @@ namespace kbrain {
 
 // a * b + c: one fused multiply-add where the target has FMA (one rounding: every vectorised and scalar copy of a
 // loop computes the same bits, unlike compiler contraction, which -ffp-contract=off turns off), else two operations.
-KBRAIN_ALWAYS_INLINE double madd(double a, double b, double c) {
+template <class Real>
+KBRAIN_ALWAYS_INLINE Real madd(Real a, Real b, Real c) {
 #if defined(__FMA__) || defined(__aarch64__)
-  return __builtin_fma(a, b, c);
-#else
-  return a * b + c;
-#endif
-}
-KBRAIN_ALWAYS_INLINE float madd(float a, float b, float c) {
-#if defined(__FMA__) || defined(__aarch64__)
-  return __builtin_fmaf(a, b, c);
+  if constexpr (sizeof(Real) == 4)
+    return __builtin_fmaf(a, b, c);
+  else
+    return __builtin_fma(a, b, c);
 #else
   return a * b + c;
 #endif
