@@ -10,7 +10,9 @@
 namespace kbrain {
 
 namespace {
-bool g_active = false;
+#ifdef KBRAIN_HAVE_MPI
+bool g_active = false;  // MPI_Init_thread was called by mpi_start
+#endif
 const char* env(const char* name) { return std::getenv(name); }
 }  // namespace
 
