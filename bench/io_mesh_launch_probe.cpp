@@ -2,9 +2,9 @@
 // bounds 256 x 6) launched (1) by Kokkos::parallel_for, as kbrain does, (2) as a plain kernel, (3) as a plain
 // kernel with programmatic dependent launch (Hopper: the next step's blocks are scheduled while the previous step's
 // last blocks still run, and wait in cudaGridDependencySynchronize until its writes are visible), on a stream of
-// its own, (4) the index loop of Kokkos' RangePolicy kernel as a plain kernel, without and with PDL (kloop,
-// kloop_pdl), (5) the plain
-// launches of a run recorded once as a CUDA graph and replayed. Every variant is first checked bit for bit against
+// its own, (4) the index loop of Kokkos' RangePolicy kernel as a plain kernel (kloop), and with PDL as kbrain's
+// CudaChainedLaunch launches it, on Kokkos' stream (kloop_pdl), (5) the plain launches of a run recorded once as a
+// CUDA graph and replayed. Every variant is first checked bit for bit against
 // (1) after 20 steps, then timed as the median of 7 runs of 200 steps (one fence per run), interleaved.
 // Same inputs as kbrain_bench's io_step benchmark. Built on demand in CUDA builds:
 //   cmake --build build/cuda --target io_mesh_launch_probe && build/cuda/bench/io_mesh_launch_probe [SIDE]
@@ -19,6 +19,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/cuda/cuda_chained_launch.hpp"
 #include "models/io/io_gap_junctions.hpp"
 #include "models/io/io_step.hpp"
 
@@ -50,22 +51,14 @@ __global__ void __launch_bounds__(256, 6) step_kernel_pdl(const F f, const int n
   if (i < n) f(i);
 }
 
-// Kokkos 3.4's RangePolicy index loop (64-bit index, blocks of 1 x 256, grid-stride), with and without PDL.
+// Kokkos 3.4's RangePolicy index loop (64-bit index, blocks of 1 x 256, grid-stride); with PDL it is
+// CudaChainedLaunch (backends/cuda/cuda_chained_launch.hpp).
 template <class F>
 __global__ void __launch_bounds__(256, 6) step_kernel_kloop(const F f, const std::int64_t end) {
   const std::int64_t stride = std::int64_t(blockDim.y) * gridDim.x;
   for (std::int64_t i = threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x; i < end; i = i < end - stride ? i + stride : end)
     f(static_cast<int>(i));
 }
-template <class F>
-__global__ void __launch_bounds__(256, 6) step_kernel_kloop_pdl(const F f, const std::int64_t end) {
-  cudaTriggerProgrammaticLaunchCompletion();
-  cudaGridDependencySynchronize();
-  const std::int64_t stride = std::int64_t(blockDim.y) * gridDim.x;
-  for (std::int64_t i = threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x; i < end; i = i < end - stride ? i + stride : end)
-    f(static_cast<int>(i));
-}
-
 // A launch configuration that allows programmatic dependent launch on `stream` (not copyable: config points into
 // attribute).
 struct PdlLaunch {
@@ -133,7 +126,6 @@ struct Probe {
         PROBE_CHECK(cudaFuncSetCacheConfig(step_kernel<F>, cudaFuncCachePreferL1));
         PROBE_CHECK(cudaFuncSetCacheConfig(step_kernel_pdl<F>, cudaFuncCachePreferL1));
         PROBE_CHECK(cudaFuncSetCacheConfig(step_kernel_kloop<F>, cudaFuncCachePreferL1));
-        PROBE_CHECK(cudaFuncSetCacheConfig(step_kernel_kloop_pdl<F>, cudaFuncCachePreferL1));
         return true;
       }();
       (void)cache_configured;
@@ -143,9 +135,8 @@ struct Probe {
         step_kernel<F><<<blocks, 256, 0, stream>>>(f, n);
       } else if (how == kKloop) {
         step_kernel_kloop<F><<<blocks, dim3(1, 256), 0, stream>>>(f, std::int64_t(n));
-      } else if (how == kKloopPdl) {
-        PdlLaunch launch(dim3(blocks), dim3(1, 256), stream);
-        PROBE_CHECK(cudaLaunchKernelEx(&launch.config, step_kernel_kloop_pdl<F>, f, std::int64_t(n)));
+      } else if (how == kKloopPdl) {  // the library's chained launch (on Kokkos' stream)
+        kbrain::CudaChainedLaunch::parallel_for<256, 6>(f, 0, n);
       } else {
         PdlLaunch launch(dim3(blocks), dim3(256), stream);
         PROBE_CHECK(cudaLaunchKernelEx(&launch.config, step_kernel_pdl<F>, f, n));

@@ -311,7 +311,7 @@ class IoMpiSimulation {
       const auto chunks = (end - begin + kHostChunk - 1) / kHostChunk;
       Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, HostChunkTag>(0, chunks), f);
     } else {
-      // the fused CSR step's launch bounds (kCsrStepMinBlocks, io_simulation.hpp)
+      // the fused CSR step's launch bounds (kCsrStepMinBlocks, io_step_launch.hpp)
       Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, CsrStepLaunchBounds>(begin, end), f);
     }
   }

@@ -20,32 +20,9 @@
 #include "models/io/io_parameters.hpp"
 #include "models/io/io_state.hpp"
 #include "models/io/io_step.hpp"
+#include "models/io/io_step_launch.hpp"
 
 namespace kbrain::io {
-
-// GPU launch bounds of the step kernel (max threads per block, min blocks per SM); 0, 0 = Kokkos' choice.
-// Set at configure time with -DKBRAIN_IO_MAX_THREADS / -DKBRAIN_IO_MIN_BLOCKS (scripts/tune_launch_bounds.sh).
-// Default 256, 6 (also models/CMakeLists.txt): at most 42 registers per thread, which takes the double mesh step
-// from 48 registers to 39 (62.5 % to 75 % occupancy) and costs float nothing; docs/performance.md has the sweep.
-#ifndef KBRAIN_IO_MAX_THREADS
-#define KBRAIN_IO_MAX_THREADS 256
-#endif
-#ifndef KBRAIN_IO_MIN_BLOCKS
-#define KBRAIN_IO_MIN_BLOCKS 6
-#endif
-using StepLaunchBounds = Kokkos::LaunchBounds<KBRAIN_IO_MAX_THREADS, KBRAIN_IO_MIN_BLOCKS>;
-// The fused CSR step (one thread per cell sums its row of gathers) with 4 blocks per SM, i.e. up to 64 registers:
-// on the H200 at 1M cells it is 6-29 % faster in double and 1-17 % in float than with the mesh step's 6 blocks
-// (40 registers), densities 10-1000; 2 and 3 blocks per SM measured the same as 4 (docs/performance.md).
-inline constexpr int kCsrStepMinBlocks = 4;
-using CsrStepLaunchBounds = Kokkos::LaunchBounds<(KBRAIN_IO_MAX_THREADS > 0 ? KBRAIN_IO_MAX_THREADS : 256), kCsrStepMinBlocks>;
-
-// Whether a backend declares a chained launch (backends/cuda/cuda_chained_launch.hpp): launches of one index per
-// thread that overlap the previous launch's tail. Backends without one launch with Kokkos::parallel_for.
-template <class Backend, class = void>
-struct HasChainedLaunch : std::false_type {};
-template <class Backend>
-struct HasChainedLaunch<Backend, std::void_t<typename Backend::chained_launch>> : std::true_type {};
 
 template <class Backend, class Real>
 class IoSimulation {
@@ -335,10 +312,12 @@ class IoSimulation {
     }
     if constexpr (Backend::is_gpu && std::is_same_v<Gap, CsrGapJunctions<Real, Mem>>) {
       // the fused CSR step with launch bounds of its own (set_csr_step_min_blocks)
-      const int min_blocks = csr_min_blocks_ > 0 ? csr_min_blocks_ : kCsrStepMinBlocks;
-      launch_bounded<4>(f, min_blocks) || launch_bounded<3>(f, min_blocks) || launch_bounded<2>(f, min_blocks) ||
-          launch_bounded<6>(f, min_blocks);
-      return;
+      switch (csr_min_blocks_) {
+        case 2: return launch_with_min_blocks<2>(f);
+        case 3: return launch_with_min_blocks<3>(f);
+        case 6: return launch_with_min_blocks<6>(f);
+        default: return launch_with_min_blocks<kCsrStepMinBlocks>(f);
+      }
     }
     if constexpr (HasChainedLaunch<Backend>::value && KBRAIN_IO_MAX_THREADS > 0 && KBRAIN_IO_MIN_BLOCKS > 0) {
       if (chained_launch_ && Backend::chained_launch::available()) {
@@ -350,14 +329,10 @@ class IoSimulation {
     Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(0, cells_), f);
   }
 
-  // RangePolicy launch with LaunchBounds<KBRAIN_IO_MAX_THREADS or 256, MinBlocks> if min_blocks == MinBlocks.
   template <int MinBlocks, class F>
-  bool launch_bounded(const F& f, int min_blocks) const {
-    if (min_blocks != MinBlocks) return false;
-    constexpr int kThreads = KBRAIN_IO_MAX_THREADS > 0 ? KBRAIN_IO_MAX_THREADS : 256;
+  void launch_with_min_blocks(const F& f) const {
     Kokkos::parallel_for("kbrain::io::step",
-                         Kokkos::RangePolicy<Exec, Kokkos::LaunchBounds<kThreads, MinBlocks>>(0, cells_), f);
-    return true;
+                         Kokkos::RangePolicy<Exec, Kokkos::LaunchBounds<kStepThreads, MinBlocks>>(0, cells_), f);
   }
 
   GapKernel choose_kernel() const {
