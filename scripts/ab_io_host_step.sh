@@ -6,7 +6,7 @@
 #   scripts/ab_io_host_step.sh OUT LABEL=TREE[@FLAGS] ...      e.g. base=/tmp/base new=. new256=.@-mprefer-vector-width=256
 # The flags are kbrain_models' with KBRAIN_NATIVE_ARCH (models/CMakeLists.txt); FLAGS come after them.
 # Environment: KBRAIN_AB_ROUNDS (5), KBRAIN_AB_THREADS ("1": OpenMP thread counts, each pinned with OMP_PROC_BIND=close
-# and OMP_PLACES=cores), KBRAIN_AB_SIDES ("256"), KBRAIN_AB_KERNELS ("both"; "simd": without the scalar baseline;
+# and OMP_PLACES=cores, or KBRAIN_AB_PLACES), KBRAIN_AB_SIDES ("256"), KBRAIN_AB_KERNELS ("both"; "simd": without the scalar baseline;
 # "ceiling": each thread's FMA and simd_exp rate in registers, see bench/io_host_step_ab.cpp),
 # KBRAIN_AB_KOKKOS_HOST (install prefix, /tmp/kbrain-ab-kokkos-host).
 set -euo pipefail
@@ -45,7 +45,7 @@ for spec in "$@"; do
 done
 wait
 for label in "${labels[@]}"; do [ -x "$out/ab_$label" ] || { cat "$out/build_$label.log" >&2; exit 1; }; done
-export OMP_PROC_BIND=close OMP_PLACES=cores
+export OMP_PROC_BIND=close OMP_PLACES="${KBRAIN_AB_PLACES:-cores}"
 for side in ${KBRAIN_AB_SIDES:-256}; do
   for round in $(seq "${KBRAIN_AB_ROUNDS:-5}"); do
     for threads in ${KBRAIN_AB_THREADS:-1}; do

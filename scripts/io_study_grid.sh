@@ -11,7 +11,9 @@
 #   KBRAIN_GRID_DENSITIES / KBRAIN_GRID_BACKENDS (override the files' lists; e.g. the grid in chunks that fit one
 #   device call each: KBRAIN_GRID_DENSITIES=1000 KBRAIN_GRID_SIZES=2097152,4194304), KBRAIN_GRID_KINDS (default "uniform gaussian"), KBRAIN_GRID_STEPS (default 2000),
 #   KBRAIN_OMP_THREADS (default "1 2 4 8 16"), KBRAIN_OMP_SIZES (meshes of the omp stage, a regex alternation;
-#   default 1024x1024, e.g. "256x256|1024x1024": 256^2 keeps its state in the last-level cache).
+#   default 1024x1024, e.g. "256x256|1024x1024": 256^2 keeps its state in the last-level cache), KBRAIN_OMP_BIND and
+#   KBRAIN_OMP_PLACES (the omp stage's OMP_PROC_BIND and OMP_PLACES, default spread and cores; e.g. on a 32-vCPU host
+#   KBRAIN_OMP_PLACES="{0}:16:2" puts 16 threads on every other vCPU).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:?usage: scripts/io_study_grid.sh OUT [stages]}"
@@ -50,7 +52,7 @@ PY
       # the IO step and a plain copy kernel at each thread count: the copy's bandwidth is the roof the step's
       # bytes (bench/io_step_bytes.hpp) are measured against
       for t in ${KBRAIN_OMP_THREADS:-1 2 4 8 16}; do
-        OMP_NUM_THREADS=$t OMP_PROC_BIND=spread OMP_PLACES=cores "$bench" --benchmark_min_time=0.3 \
+        OMP_NUM_THREADS=$t OMP_PROC_BIND="${KBRAIN_OMP_BIND:-spread}" OMP_PLACES="${KBRAIN_OMP_PLACES:-cores}" "$bench" --benchmark_min_time=0.3 \
           --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
           --benchmark_filter="^io_step/openmp/(float|double)/(${KBRAIN_OMP_SIZES:-1024x1024})/mesh|^copy_bandwidth/openmp/kernel" \
           2>/dev/null | grep -E '^(io_step|copy_bandwidth).*_median ' | sed "s/^/threads=$t /"
