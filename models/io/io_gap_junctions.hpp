@@ -29,6 +29,10 @@ KOKKOS_FORCEINLINE_FUNCTION Real gap_term(Real g, Real dv) {
 // Conductance per junction, or one constant when `g` is empty.
 template <class Real, class Mem>
 struct CsrGapJunctions {
+  // The junction terms' exponential inside the fused step kernel (IoStepFunctor): the gap kernels' capped one
+  // without range test (io_math.hpp; the same values). The fused CSR step has 64 registers (kCsrStepMinBlocks,
+  // io_step_launch.hpp), room the 40-register mesh step lacks (docs/performance.md, ninth pass).
+  using fused_step_math = GapKernelMath;
   Kokkos::View<const std::int64_t*, Mem> offsets;
   Kokkos::View<const std::int32_t*, Mem> sources;
   Kokkos::View<const Real*, Mem> g;  // extent 0 => g_const
