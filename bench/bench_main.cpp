@@ -341,7 +341,7 @@ void register_backend() {
             {RandomNetworkSpec::Kind::Gaussian3d, 4194304, 1000}};
   std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
   if (Backend::is_gpu)  // the fused step with other launch bounds than its default 4 blocks per SM
-    for (int lb : {2, 6})
+    for (int lb : {2, 3, 6})
       csr_variants.push_back({"fused_lb" + std::to_string(lb), 0, 0, 0, 0, false, std::nullopt, lb});
   // Tiled cuts: the default (largest cube in 40 KiB: 21^3 floats, 17^3 doubles) and its neighbours.
   // tiled_banks: the default cut with the in-cube junctions in bank order (BrickTiling::bank_order).
