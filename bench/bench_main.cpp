@@ -118,7 +118,7 @@ struct GapVariant {
   int split = 0, tiled = 0, brick = 0, halo = 0;
   bool bank_order = false;
   std::optional<io::TiledKernelChoice> choice;  // none: default_tiled_choice
-  int csr_min_blocks = 0;  // fused_lbN: IoSimulation::set_csr_step_min_blocks(N); fused: the default (4)
+  int csr_min_blocks = 0;  // fused_lbN: IoSimulation::set_csr_step_min_blocks(N); fused: the default (csr_step_min_blocks)
 };
 
 // IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
@@ -340,8 +340,8 @@ void register_backend() {
             {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 1000}, {RandomNetworkSpec::Kind::Uniform, 4194304, 1000},
             {RandomNetworkSpec::Kind::Gaussian3d, 4194304, 1000}};
   std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
-  if (Backend::is_gpu)  // the fused step with other launch bounds than its default 4 blocks per SM
-    for (int lb : {2, 3, 6})
+  if (Backend::is_gpu)  // the fused step with fixed launch bounds (its default: 2 or 4 blocks per SM, io_step_launch.hpp)
+    for (int lb : {2, 3, 4, 6})
       csr_variants.push_back({"fused_lb" + std::to_string(lb), 0, 0, 0, 0, false, std::nullopt, lb});
   // Tiled cuts: the default (largest cube in 40 KiB: 21^3 floats, 17^3 doubles) and its neighbours.
   // tiled_banks: the default cut with the in-cube junctions in bank order (BrickTiling::bank_order).

@@ -311,8 +311,9 @@ class IoMpiSimulation {
       const auto chunks = (end - begin + kHostChunk - 1) / kHostChunk;
       Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, HostChunkTag>(0, chunks), f);
     } else {
-      // the fused CSR step's launch bounds (kCsrStepMinBlocks, io_step_launch.hpp)
-      Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, CsrStepLaunchBounds>(begin, end), f);
+      // the fused CSR step's launch bounds for this rank's rows (csr_step_min_blocks, io_step_launch.hpp)
+      const double junctions_per_cell = double(csr_.sources.extent(0)) / double(std::max<std::int64_t>(1, plan_.owned));
+      launch_csr_step<Exec>(f, begin, end, csr_step_min_blocks(sizeof(Real) == 8, junctions_per_cell));
     }
   }
 

@@ -277,11 +277,18 @@ class IoSimulation {
   void set_chained_launch(bool on) { chained_launch_ = on; }
 
   // GPU backends: launch bounds of the fused CSR step (one thread per cell sums its row): at least `min_blocks`
-  // blocks per SM (2, 3, 4 or 6; the register cap follows), or 0 = the default, kCsrStepMinBlocks (4).
+  // blocks per SM (2, 3, 4 or 6; the register cap follows), or 0 = the default, which follows the precision and
+  // the mean junctions per cell (csr_step_min_blocks in io_step_launch.hpp: 2 in double from 50, else 4).
   void set_csr_step_min_blocks(int min_blocks) {
     if (min_blocks != 0 && min_blocks != 2 && min_blocks != 3 && min_blocks != 4 && min_blocks != 6)
       throw std::invalid_argument("csr step min blocks must be 0, 2, 3, 4 or 6, got " + std::to_string(min_blocks));
     csr_min_blocks_ = min_blocks;
+  }
+  // The fused CSR step's blocks per SM as launched: the set value, else the default for this network.
+  int csr_step_min_blocks() const {
+    if (csr_min_blocks_ != 0) return csr_min_blocks_;
+    const double junctions = network_.mesh ? 0.0 : double(network_.csr.sources.extent(0));
+    return io::csr_step_min_blocks(sizeof(Real) == 8, cells_ > 0 ? junctions / double(cells_) : 0.0);
   }
 
   // Host backends: SIMD chunked kernel (default) or the plain one-cell-per-index kernel with libm exp (the
@@ -312,12 +319,7 @@ class IoSimulation {
     }
     if constexpr (Backend::is_gpu && std::is_same_v<Gap, CsrGapJunctions<Real, Mem>>) {
       // the fused CSR step with launch bounds of its own (set_csr_step_min_blocks)
-      switch (csr_min_blocks_) {
-        case 2: return launch_with_min_blocks<2>(f);
-        case 3: return launch_with_min_blocks<3>(f);
-        case 6: return launch_with_min_blocks<6>(f);
-        default: return launch_with_min_blocks<kCsrStepMinBlocks>(f);
-      }
+      return launch_csr_step<Exec>(f, 0, cells_, csr_step_min_blocks());
     }
     if constexpr (HasChainedLaunch<Backend>::value && KBRAIN_IO_MAX_THREADS > 0 && KBRAIN_IO_MIN_BLOCKS > 0) {
       if (chained_launch_ && Backend::chained_launch::available()) {
@@ -329,11 +331,6 @@ class IoSimulation {
     Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(0, cells_), f);
   }
 
-  template <int MinBlocks, class F>
-  void launch_with_min_blocks(const F& f) const {
-    Kokkos::parallel_for("kbrain::io::step",
-                         Kokkos::RangePolicy<Exec, Kokkos::LaunchBounds<kStepThreads, MinBlocks>>(0, cells_), f);
-  }
 
   GapKernel choose_kernel() const {
     if (network_.mesh) return GapKernel::Mesh;

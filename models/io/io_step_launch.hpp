@@ -1,6 +1,7 @@
 #pragma once
 // How the IO step kernels are launched on GPU backends: their launch bounds, and whether a backend offers a chained
 // launch (IoSimulation and IoMpiSimulation use these).
+#include <cstdint>
 #include <type_traits>
 
 #include <Kokkos_Core.hpp>
@@ -18,12 +19,36 @@ namespace kbrain::io {
 #define KBRAIN_IO_MIN_BLOCKS 6
 #endif
 using StepLaunchBounds = Kokkos::LaunchBounds<KBRAIN_IO_MAX_THREADS, KBRAIN_IO_MIN_BLOCKS>;
-// The fused CSR step (one thread per cell sums its row of gathers) with 4 blocks per SM, i.e. up to 64 registers:
-// on the H200 at 1M cells it is 6-29 % faster in double and 1-17 % in float than with the mesh step's 6 blocks
-// (40 registers), densities 10-1000; 2 and 3 blocks per SM measured the same as 4 (docs/performance.md).
+// The fused CSR step (one thread per cell sums its row of gathers) has launch bounds of its own: at least
+// csr_step_min_blocks(...) blocks of kStepThreads per SM. Measured on an H200 (docs/performance.md):
+//  - 4 blocks (up to 64 registers) against the mesh step's 6 (40 registers): 6-29 % faster in double and 1-17 % in
+//    float at 1M cells, densities 10-1000 (eighth pass);
+//  - in double, since its junction terms take the gap kernels' exponential (CsrGapJunctions::fused_step_math),
+//    2 blocks (up to 128 registers) against 4: 3-25 % faster from 100 junctions per cell (uniform and Gaussian,
+//    1M and 4M cells), 18 % slower at 10; float is the same with 2, 3 or 4 (ninth pass).
+// So: 2 blocks in double from kCsrStepTwoBlocksMinDegree junctions per cell (a threshold between the measured 10
+// and 100), otherwise 4.
 inline constexpr int kCsrStepMinBlocks = 4;
+inline constexpr double kCsrStepTwoBlocksMinDegree = 50;
 inline constexpr int kStepThreads = KBRAIN_IO_MAX_THREADS > 0 ? KBRAIN_IO_MAX_THREADS : 256;
-using CsrStepLaunchBounds = Kokkos::LaunchBounds<kStepThreads, kCsrStepMinBlocks>;
+inline constexpr int csr_step_min_blocks(bool double_precision, double junctions_per_cell) {
+  return double_precision && junctions_per_cell >= kCsrStepTwoBlocksMinDegree ? 2 : kCsrStepMinBlocks;
+}
+
+// Launches the fused CSR step f over cells [begin, end) with at least `min_blocks` (2, 3, 4 or 6) blocks per SM.
+template <class Exec, class F>
+void launch_csr_step(const F& f, std::int64_t begin, std::int64_t end, int min_blocks) {
+  const auto run = [&](auto bounds) {
+    using Bounds = decltype(bounds);
+    Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, Bounds>(begin, end), f);
+  };
+  switch (min_blocks) {
+    case 2: return run(Kokkos::LaunchBounds<kStepThreads, 2>{});
+    case 3: return run(Kokkos::LaunchBounds<kStepThreads, 3>{});
+    case 6: return run(Kokkos::LaunchBounds<kStepThreads, 6>{});
+    default: return run(Kokkos::LaunchBounds<kStepThreads, kCsrStepMinBlocks>{});
+  }
+}
 
 // Whether a backend declares a chained launch (backends/cuda/cuda_chained_launch.hpp): launches of one index per
 // thread that overlap the previous launch's tail. Backends without one launch with Kokkos::parallel_for.
