@@ -107,20 +107,27 @@ TEST_SUITE("io_model") {
   TEST_CASE_TEMPLATE_APPLY(io_chained_launch, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE_TEMPLATE_DEFINE("fused CSR step: every launch bound gives the same state", Backend, io_csr_launch_bounds) {
-    const GapNetwork net = make_mesh2d(40, 33, 0.04);
-    const auto g = heterogeneous_g_cal(net.cells);
-    std::vector<std::vector<double>> reference;
-    for (const int min_blocks : {0, 2, 3, 4, 6}) {
-      CAPTURE(min_blocks);
-      io::IoSimulation<Backend, double> sim(io::IoParameters{}, net, g, false);
-      sim.set_csr_step_min_blocks(min_blocks);
-      const auto state = test::run_pulse_and_read_state(sim, 300);
-      if (reference.empty())
-        reference = state;
-      else
-        CHECK(max_abs_diff(reference, state) == 0.0);
+    // A mesh as CSR (at most 8 junctions per cell: 4 blocks per SM by default) and all-to-all among 64 cells
+    // (63 per cell: 2 blocks per SM in double, 4 in float; csr_step_min_blocks in io_step_launch.hpp).
+    for (const int all_to_all : {0, 1}) {
+      CAPTURE(all_to_all);
+      const GapNetwork net = all_to_all ? make_all_to_all(64, 0.004) : make_mesh2d(40, 33, 0.04);
+      const auto g = heterogeneous_g_cal(net.cells);
+      std::vector<std::vector<double>> reference;
+      for (const int min_blocks : {0, 2, 3, 4, 6}) {
+        CAPTURE(min_blocks);
+        io::IoSimulation<Backend, double> sim(io::IoParameters{}, net, g, false);
+        sim.set_csr_step_min_blocks(min_blocks);
+        CHECK(sim.csr_step_min_blocks() == (min_blocks != 0 ? min_blocks : all_to_all ? 2 : 4));
+        const auto state = test::run_pulse_and_read_state(sim, 300);
+        if (reference.empty())
+          reference = state;
+        else
+          CHECK(max_abs_diff(reference, state) == 0.0);
+      }
+      CHECK(io::IoSimulation<Backend, float>(io::IoParameters{}, net, g, false).csr_step_min_blocks() == 4);
     }
-    io::IoSimulation<Backend, double> sim(io::IoParameters{}, net, g, false);
+    io::IoSimulation<Backend, double> sim(io::IoParameters{}, make_mesh2d(4, 4, 0.04), heterogeneous_g_cal(16), false);
     CHECK_THROWS_AS(sim.set_csr_step_min_blocks(5), std::invalid_argument);
   }
   TEST_CASE_TEMPLATE_APPLY(io_csr_launch_bounds, KBRAIN_TEST_BACKENDS);
