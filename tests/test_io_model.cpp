@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "backends/serial/serial_backend.hpp"
@@ -105,6 +106,12 @@ TEST_SUITE("io_model") {
     }
   }
   TEST_CASE_TEMPLATE_APPLY(io_chained_launch, KBRAIN_TEST_BACKENDS);
+
+  // Optional members of trait types (core/detected.hpp): the fused CSR step's exponential, none for the mesh, and
+  // no chained launch on the host.
+  static_assert(std::is_same_v<io::FusedGapMath<io::CsrGapJunctions<double, Kokkos::HostSpace>>, io::GapKernelMath>);
+  static_assert(std::is_same_v<io::FusedGapMath<io::MeshGapJunctions<double, Kokkos::HostSpace>>, io::NativeMath>);
+  static_assert(!io::kHasChainedLaunch<SerialBackend>);
 
   TEST_CASE_TEMPLATE_DEFINE("fused CSR step: every launch bound gives the same state", Backend, io_csr_launch_bounds) {
     // A mesh as CSR (at most 8 junctions per cell: 4 blocks per SM by default) and all-to-all among 64 cells

@@ -14,6 +14,7 @@
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
+#include "core/detected.hpp"
 #include "core/parallel/comm_plan.hpp"
 #include "core/parallel/mpi_plan.hpp"
 
@@ -44,20 +45,16 @@ inline const char* halo_exchange_mode_name(HaloExchangeMode m) {
 }
 
 // Backend::peer_transport if the backend declares one (backends/cuda/cuda_peer_transport.hpp), else void.
-template <class Backend, class = void>
-struct PeerTransportOf {
-  using type = void;
-};
 template <class Backend>
-struct PeerTransportOf<Backend, std::void_t<typename Backend::peer_transport>> {
-  using type = typename Backend::peer_transport;
-};
+using PeerTransportMemberOf = typename Backend::peer_transport;
+template <class Backend>
+using PeerTransportOf = detected_or_t<void, PeerTransportMemberOf, Backend>;
 
 template <class Backend, class Real>
 class PeerHaloExchange {
  public:
   using Mem = typename Backend::memory_space;
-  using Transport = typename PeerTransportOf<Backend>::type;
+  using Transport = PeerTransportOf<Backend>;
   static constexpr bool kHasTransport = !std::is_void<Transport>::value;
 
   PeerHaloExchange() = default;

@@ -321,7 +321,7 @@ class IoSimulation {
       // the fused CSR step with launch bounds of its own (set_csr_step_min_blocks)
       return launch_csr_step<Exec>(f, 0, cells_, csr_step_min_blocks());
     }
-    if constexpr (HasChainedLaunch<Backend>::value && KBRAIN_IO_MAX_THREADS > 0 && KBRAIN_IO_MIN_BLOCKS > 0) {
+    if constexpr (kHasChainedLaunch<Backend> && KBRAIN_IO_MAX_THREADS > 0 && KBRAIN_IO_MIN_BLOCKS > 0) {
       if (chained_launch_ && Backend::chained_launch::available()) {
         Backend::chained_launch::template parallel_for<KBRAIN_IO_MAX_THREADS, KBRAIN_IO_MIN_BLOCKS>(
             f, 0, static_cast<int>(cells_));

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
 
+#include "core/detected.hpp"
 #include "core/kokkos_compat.hpp"
 #include "models/io/io_math.hpp"
 #include "models/io/io_parameters.hpp"
@@ -84,14 +84,10 @@ struct CellVariables {
 
 // The exponential policy of a gap type's junction terms inside the fused step kernel: the type's fused_step_math
 // where it names one (CsrGapJunctions), else NativeMath.
-template <class Gap, class = void>
-struct FusedGapMath {
-  using type = NativeMath;
-};
 template <class Gap>
-struct FusedGapMath<Gap, std::void_t<typename Gap::fused_step_math>> {
-  using type = typename Gap::fused_step_math;
-};
+using FusedStepMathOf = typename Gap::fused_step_math;
+template <class Gap>
+using FusedGapMath = detected_or_t<NativeMath, FusedStepMathOf, Gap>;
 
 template <class ExecSpace, class Real, class GapJunctions>
 struct IoStepFunctor {
@@ -120,7 +116,7 @@ struct IoStepFunctor {
   // GPU (and any backend without a chunked path): one cell per index, everything fused.
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const Real vd = cur(V_DEND, i), vs = cur(V_SOMA, i), va = cur(V_AXON, i);  // read once (next may alias cur)
-    const Real i_c = gap.template current<typename FusedGapMath<GapJunctions>::type>(i, vd, cur);
+    const Real i_c = gap.template current<FusedGapMath<GapJunctions>>(i, vd, cur);
     const Real va_new = update_cell<NativeMath>(cur, next, i, vd, vs, va, i_c, applied_current(i));
     if (crossed(va, va_new)) record_spike(i);
   }

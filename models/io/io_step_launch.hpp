@@ -2,9 +2,10 @@
 // How the IO step kernels are launched on GPU backends: their launch bounds, and whether a backend offers a chained
 // launch (IoSimulation and IoMpiSimulation use these).
 #include <cstdint>
-#include <type_traits>
 
 #include <Kokkos_Core.hpp>
+
+#include "core/detected.hpp"
 
 namespace kbrain::io {
 
@@ -52,9 +53,9 @@ void launch_csr_step(const F& f, std::int64_t begin, std::int64_t end, int min_b
 
 // Whether a backend declares a chained launch (backends/cuda/cuda_chained_launch.hpp): launches of one index per
 // thread that overlap the previous launch's tail. Backends without one launch with Kokkos::parallel_for.
-template <class Backend, class = void>
-struct HasChainedLaunch : std::false_type {};
 template <class Backend>
-struct HasChainedLaunch<Backend, std::void_t<typename Backend::chained_launch>> : std::true_type {};
+using ChainedLaunchOf = typename Backend::chained_launch;
+template <class Backend>
+inline constexpr bool kHasChainedLaunch = is_detected_v<ChainedLaunchOf, Backend>;
 
 }  // namespace kbrain::io
