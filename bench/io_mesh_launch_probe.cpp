@@ -59,24 +59,6 @@ __global__ void __launch_bounds__(256, 6) step_kernel_kloop(const F f, const std
   for (std::int64_t i = threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x; i < end; i = i < end - stride ? i + stride : end)
     f(static_cast<int>(i));
 }
-// A launch configuration that allows programmatic dependent launch on `stream` (not copyable: config points into
-// attribute).
-struct PdlLaunch {
-  cudaLaunchAttribute attribute[1];
-  cudaLaunchConfig_t config = {};
-  PdlLaunch(dim3 grid, dim3 block, cudaStream_t stream) {
-    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute[0].val.programmaticStreamSerializationAllowed = 1;
-    config.gridDim = grid;
-    config.blockDim = block;
-    config.stream = stream;
-    config.attrs = attribute;
-    config.numAttrs = 1;
-  }
-  PdlLaunch(const PdlLaunch&) = delete;
-  PdlLaunch& operator=(const PdlLaunch&) = delete;
-};
-
 enum Launch { kKokkos, kPlain, kPdl, kKloop, kKloopPdl, kGraph, kNumLaunches };
 const char* kNames[kNumLaunches] = {"kokkos", "plain", "pdl", "kloop", "kloop_pdl", "graph"};
 
@@ -138,7 +120,7 @@ struct Probe {
       } else if (how == kKloopPdl) {  // the library's chained launch (on Kokkos' stream)
         kbrain::CudaChainedLaunch::parallel_for<256, 6>(f, 0, n);
       } else {
-        PdlLaunch launch(dim3(blocks), dim3(256), stream);
+        const kbrain::detail::ProgrammaticLaunch launch(dim3(blocks), dim3(256), stream);
         PROBE_CHECK(cudaLaunchKernelEx(&launch.config, step_kernel_pdl<F>, f, n));
       }
     }

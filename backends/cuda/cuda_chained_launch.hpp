@@ -35,6 +35,25 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
        i = i < end - stride ? i + stride : end)
     f(static_cast<int>(i));
 }
+
+// A launch configuration on `stream` that lets the kernel be scheduled while the stream's previous kernel drains
+// (programmatic stream serialization); the kernel orders itself with cudaGridDependencySynchronize. Not copyable:
+// config points into attribute.
+struct ProgrammaticLaunch {
+  cudaLaunchAttribute attribute[1];
+  cudaLaunchConfig_t config = {};
+  ProgrammaticLaunch(dim3 grid, dim3 block, cudaStream_t stream) {
+    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute[0].val.programmaticStreamSerializationAllowed = 1;
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.stream = stream;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+  }
+  ProgrammaticLaunch(const ProgrammaticLaunch&) = delete;
+  ProgrammaticLaunch& operator=(const ProgrammaticLaunch&) = delete;
+};
 }  // namespace detail
 
 struct CudaChainedLaunch {
@@ -59,17 +78,9 @@ struct CudaChainedLaunch {
       return cudaFuncSetCacheConfig(kernel, cudaFuncCachePreferL1) == cudaSuccess;
     }();
     (void)configured;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>((end - begin + MaxThreads - 1) / MaxThreads));
-    config.blockDim = dim3(1, MaxThreads);
-    config.dynamicSmemBytes = 0;
-    config.stream = Kokkos::Cuda().cuda_stream();
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute[0].val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = attribute;
-    config.numAttrs = 1;
-    const cudaError_t e = cudaLaunchKernelEx(&config, kernel, f, std::int64_t(begin), std::int64_t(end));
+    const detail::ProgrammaticLaunch launch(dim3(static_cast<unsigned>((end - begin + MaxThreads - 1) / MaxThreads)),
+                                            dim3(1, MaxThreads), Kokkos::Cuda().cuda_stream());
+    const cudaError_t e = cudaLaunchKernelEx(&launch.config, kernel, f, std::int64_t(begin), std::int64_t(end));
     if (e != cudaSuccess) throw std::runtime_error(std::string("chained kernel launch failed: ") + cudaGetErrorString(e));
   }
 };

@@ -331,7 +331,6 @@ class IoSimulation {
     Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(0, cells_), f);
   }
 
-
   GapKernel choose_kernel() const {
     if (network_.mesh) return GapKernel::Mesh;
     if (cells_ == 0) return GapKernel::Fused;
