@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Golden outputs of a build: SHA-256 of the trace/spike files that `kbrain run` writes for every experiment of the
+# catalogue (experiments/*.toml), on Serial and OpenMP, in double and float, with short runs; and of the IO runs under
+# mpiexec with 1-4 ranks (MPI builds). A refactoring that must not change results compares the files of two trees:
+#   scripts/golden_outputs.sh BUILD_DIR OUT_FILE        e.g. scripts/golden_outputs.sh build/host /tmp/golden.txt
+#   diff /tmp/golden_before.txt /tmp/golden_after.txt   (no output: every file is bit-identical)
+# Large networks run at a reduced size (IO: --size; spiking: a reduced copy of the file) so the whole pass stays
+# within minutes on two cores; the sizes are printed in OUT_FILE.
+#   KBRAIN_GOLDEN_STEPS    steps per run (default 300)
+#   KBRAIN_GOLDEN_BACKENDS backends (default "serial openmp")
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$(cd "${1:?usage: golden_outputs.sh BUILD_DIR OUT_FILE}" && pwd)"
+out_file="${2:?usage: golden_outputs.sh BUILD_DIR OUT_FILE}"
+kbrain="$build/experiments/kbrain"
+[ -x "$kbrain" ] || kbrain="$build/experiments/program/kbrain"
+[ -x "$kbrain" ] || { echo "golden_outputs: no kbrain under $build" >&2; exit 2; }
+steps="${KBRAIN_GOLDEN_STEPS:-300}"
+backends="${KBRAIN_GOLDEN_BACKENDS:-serial openmp}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work" "$here"/experiments/golden_reduced_*.toml' EXIT
+export KBRAIN_NO_PROGRESS=1 OMP_NUM_THREADS=2 OMP_PROC_BIND=false
+
+# IO sizes: mesh side or cells (gaussian3d needs a cube of cells)
+io_size() {
+  case "$(basename "$1" .toml)" in
+    io_du_nguyen_mesh) echo 64 ;;
+    io_mesh_sweep) echo 32 ;;
+    io_vdvlag_gaussian|io_vdvlag_uniform) echo 4096 ;;
+    io_mpi_gaussian_4m) echo 4096 ;;
+    *) echo 0 ;;
+  esac
+}
+
+: >"$out_file"
+hash_dir() {  # label dir
+  for f in trace.csv trace.kbt spikes.csv spikes.kbs; do
+    [ -f "$2/$f" ] && echo "$1 $f $(sha256sum "$2/$f" | cut -d' ' -f1)" >>"$out_file"
+  done
+  return 0
+}
+
+for exp in "$here"/experiments/*.toml; do
+  name="$(basename "$exp" .toml)"
+  file="$exp"
+  extra=()
+  if grep -q '^kind = "io"' "$exp"; then
+    size="$(io_size "$exp")"
+    [ "$size" = 0 ] || extra=(--size "$size")
+  else
+    neurons="$(sed -n 's/^neurons *= *\([0-9]*\).*/\1/p' "$exp" | head -1)"
+    if [ -n "$neurons" ] && [ "$neurons" -gt 20000 ]; then
+      file="$here/experiments/golden_reduced_$name.toml"
+      sed 's/^neurons *= *[0-9]*/neurons = 8000/' "$exp" >"$file"
+    fi
+  fi
+  for b in $backends; do
+    for p in double float; do
+      dir="$work/$name-$b-$p"
+      if "$kbrain" run "$file" -b "$b" -p "$p" --steps "$steps" "${extra[@]}" -o "$dir" >"$dir.log" 2>&1; then
+        hash_dir "$name $b $p ${extra[*]:-}" "$dir"
+      else
+        echo "$name $b $p FAILED (see log below)" >>"$out_file"; sed 's/^/    /' "$dir.log" | tail -3 >>"$out_file"
+      fi
+    done
+  done
+done
+
+# Multi-rank IO runs (MPI builds): rank 0 writes the same files as a single process.
+if [ -x "$(command -v mpiexec || true)" ] && grep -q 'KBRAIN_ENABLE_MPI:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
+  for name in io_mesh_sweep io_vdvlag_uniform io_vdvlag_gaussian; do
+    size="$(io_size "$name.toml")"
+    for ranks in 1 2 3 4; do
+      for p in double float; do
+        dir="$work/mpi-$name-$ranks-$p"
+        if mpiexec --oversubscribe -n "$ranks" "$kbrain" run "$here/experiments/$name.toml" -b serial -p "$p" \
+             --steps "$steps" --size "$size" -o "$dir" >"$dir.log" 2>&1; then
+          hash_dir "mpi $name ranks=$ranks $p --size $size" "$dir"
+        else
+          echo "mpi $name ranks=$ranks $p FAILED" >>"$out_file"; tail -3 "$dir.log" | sed 's/^/    /' >>"$out_file"
+        fi
+      done
+    done
+  done
+fi
+echo "golden_outputs: $(grep -c ' [0-9a-f]\{64\}$' "$out_file") files hashed, $(grep -c FAILED "$out_file" || true) runs failed -> $out_file" >&2
