@@ -8,7 +8,7 @@
 
 #include "backends/serial/serial_backend.hpp"
 #include "core/config/experiment_config.hpp"
-#include "experiments/spiking_run_plan.hpp"
+#include "experiments/program/spiking_run_plan.hpp"
 #include "models/cortex_hh/cortex_network.hpp"
 #include "spiking/spike_accuracy.hpp"
 #include "tests/backend_types.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "experiments/io_runner.hpp"
+#include "experiments/program/io_runner.hpp"
 #include "tests/backend_types.hpp"
 #include "tests/io_test_support.hpp"
 

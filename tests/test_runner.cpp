@@ -11,7 +11,7 @@
 
 #include "backends/registry.hpp"
 #include "core/recorders/trace_recorder.hpp"
-#include "experiments/commands.hpp"
+#include "experiments/program/commands.hpp"
 #include "tests/io_test_support.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/config/experiment_config.hpp"
-#include "experiments/spiking_run_plan.hpp"
+#include "experiments/program/spiking_run_plan.hpp"
 
 #ifndef KBRAIN_SOURCE_DIR
 #define KBRAIN_SOURCE_DIR "."
