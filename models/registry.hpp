@@ -41,9 +41,12 @@ void with_model(const std::string& kind, F&& f) {
   if (!found) throw ConfigError("model.kind \"" + kind + "\" is not a model of this kbrain");
 }
 
-// The experiment file validated against every model's tables.
+// An experiment validated against every model's tables (load_experiment / parse_experiment with model_catalog()).
 inline ExperimentConfig load_model_experiment(const std::filesystem::path& file) {
   return load_experiment(file, model_catalog());
+}
+inline ExperimentConfig parse_model_experiment(const std::string& toml_text, const std::filesystem::path& source) {
+  return parse_experiment(toml_text, source, model_catalog());
 }
 
 }  // namespace kbrain
