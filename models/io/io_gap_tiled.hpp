@@ -2,7 +2,7 @@
 // Brick-tiled gap currents for networks whose cells sit on a cubic lattice (gaussian3d: id = x*b^2 + y*b + z,
 // docs/network-generators.md) and whose junctions are local. The fused and split kernels gather every partner's
 // V_dend from global memory: at 4M cells x 1000 junctions that is 4.2 G random loads per step, served from L2, and
-// they bound the step (docs/performance.md). Here the lattice is cut into bricks of brick^3 sites; one team per
+// they bound the step (docs/journal/2026-11-22-random-networks-fused-split-622b975.md). Here the lattice is cut into bricks of brick^3 sites; one team per
 // brick copies V_dend of the cube around it (brick + 2 * halo sites per side) into team scratch memory with
 // coalesced loads, then each cell sums its partners from there. Per junction the step reads a 2-byte slot in that
 // cube instead of a 4-byte source id and a global gather. Junctions that reach outside the cube (the Gaussian's
@@ -34,7 +34,7 @@ struct BrickTiling {
   // In-cube junctions of each row in bank order (tiled::bank_position) instead of CSR order: the 16 (double) or 32
   // (float) values a warp reads from the cube at once then sit in different shared-memory banks, against the 5.4-way
   // conflicts the profile of the tiled kernel found in double. Off by default: on an H200 it was 0.2-0.7 % faster,
-  // within one call's noise (docs/performance.md, seventh pass).
+  // within one call's noise (docs/journal/2026-11-22-issue3-pass7.md).
   bool bank_order = false;
 
   KOKKOS_INLINE_FUNCTION int region() const { return brick + 2 * halo; }
@@ -61,7 +61,7 @@ struct BrickTiling {
 
 // The largest cube of Real values that fits `scratch_bytes`, cut as halo = region/3 (rounded down) and the rest
 // for the brick: 7^3 + 7 in float, 7^3 + 5 in double with 40 KiB. On the H200 these were the fastest of the cuts
-// measured at 4M x 1000 (docs/performance.md).
+// measured at 4M x 1000 (docs/journal/2026-11-22-gaussian-4m-tiled-7ac7033.md).
 template <class Real>
 BrickTiling default_tiling(std::int64_t cells, int side, std::int64_t scratch_bytes) {
   int r = 1;
@@ -234,7 +234,7 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
 }
 
 // How the tiled kernel evaluates each junction; default_tiled_choice<Real>() gives the fastest measured on an H200
-// (docs/performance.md), the others stay for comparison. No effect on results beyond the exponential's rounding.
+// (docs/journal/2026-11-22-issue3-pass7.md), the others stay for comparison. No effect on results beyond the exponential's rounding.
 //  - table_exp: in double, the exponential with the 2^(j/64) table (GapKernelMath) instead of the table-free one
 //    (GapKernelTableFreeMath). With five teams' cubes the SM's L1 keeps about 28 KiB for data, which the streamed
 //    junction lists pass through, so the table's lines do not stay there (the profile found an L1 hit rate of 11 %).
@@ -279,7 +279,7 @@ struct TiledCurrentsFunctor {
   // Sum of the gap terms of one list of a cell's row (n junctions; neighbour V_dend of junction j from vd_at(j);
   // conductance g_row[j] when PerJunction, else g_const). Each vector lane takes the junctions lane, lane + 32,
   // lane + 64, ... in that order (as a plain ThreadVectorRange over the row with 32 lanes would), kUnroll at a time
-  // with their loads issued first (the kernel is bound by the latency of these loads: docs/performance.md, profile
+  // with their loads issued first (the kernel is bound by the latency of these loads: docs/journal/2026-11-22-issue3-pass6.md, profile
   // of the tiled kernel). On a GPU every lane adds its junctions in the same order with or without Branchy.
   template <bool PerJunction, class VdAt>
   KOKKOS_FORCEINLINE_FUNCTION Real row_sum(const Member& team, const int n, const Real vd, const Real* g_row,

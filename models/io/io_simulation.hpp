@@ -182,7 +182,7 @@ class IoSimulation {
 
   // Split: -1 = on GPU backends, in float, when the mean number of junctions per cell is at least kSplitMinDegree
   // (default), 0 = never, 1 = always (any backend; on the host it runs one cell per team, for tests). The default
-  // follows the H200 measurements in docs/performance.md: split is 1.3-1.45x faster in float at 1000 junctions per
+  // follows the H200 measurements in docs/journal/2026-11-22-random-networks-fused-split-622b975.md: split is 1.3-1.45x faster in float at 1000 junctions per
   // cell, slower at 10 and 100, and no faster in double.
   static constexpr double kSplitMinDegree = 500;
   void set_gap_split(int mode) {
@@ -194,7 +194,7 @@ class IoSimulation {
   // kTiledMinDegree (default), 0 = never, 1 = always (throws without a lattice). brick, halo: the cut (0 = the
   // largest cube that fits the team scratch memory, default_tiling). bank_order: BrickTiling::bank_order (off: within
   // noise on an H200). The default follows the H200 measurements in
-  // docs/performance.md: at 1000 junctions per cell tiled is 1.7x faster than split in float and 1.3x faster than
+  // docs/journal/2026-11-22-gaussian-4m-tiled-7ac7033.md: at 1000 junctions per cell tiled is 1.7x faster than split in float and 1.3x faster than
   // fused in double; at 100 it is no faster in float and slower in double.
   static constexpr double kTiledMinDegree = 500;
   static bool tiles_by_default(bool lattice, double junctions, double cells) {
@@ -259,7 +259,7 @@ class IoSimulation {
 
   // Step pairs on the mesh kernel (io_mesh_pair.hpp: two steps per launch, the same results bit for bit): -1 = on
   // GPU backends in float (default), 0 = never, 1 = always (any backend and precision; tests). They stay off for
-  // other gap kernels. The default follows the H200 measurements in docs/performance.md: 1M-cell mesh float 6 %
+  // other gap kernels. The default follows the H200 measurements in docs/journal/2026-11-22-issue3-pass6.md: 1M-cell mesh float 6 %
   // faster, double 7-15 % slower (FP64 latency, not memory, limits the double step).
   void set_step_pairs(int mode) {
     require_unprepared();
@@ -273,7 +273,7 @@ class IoSimulation {
   // One-step-per-launch mesh and precomputed-current step kernels through the backend's chained launch where it
   // declares one (CUDA on Hopper and later: programmatic dependent launch, bit-identical results). Default: on in
   // double, where the 1M-cell mesh step measured 0.6-0.8 % faster on an H200, off in float, where it measured
-  // +0.3 % to -3.7 % (docs/performance.md). Off: Kokkos::parallel_for. Other backends: no effect.
+  // +0.3 % to -3.7 % (docs/journal/2026-11-22-issue3-pass8.md). Off: Kokkos::parallel_for. Other backends: no effect.
   void set_chained_launch(bool on) { chained_launch_ = on; }
 
   // GPU backends: launch bounds of the fused CSR step (one thread per cell sums its row): at least `min_blocks`

@@ -12,7 +12,7 @@ namespace kbrain::io {
 // GPU launch bounds of the step kernel (max threads per block, min blocks per SM); 0, 0 = Kokkos' choice.
 // Set at configure time with -DKBRAIN_IO_MAX_THREADS / -DKBRAIN_IO_MIN_BLOCKS (scripts/tune_launch_bounds.sh).
 // Default 256, 6 (also models/CMakeLists.txt): at most 42 registers per thread, which takes the double mesh step
-// from 48 registers to 39 (62.5 % to 75 % occupancy) and costs float nothing; docs/performance.md has the sweep.
+// from 48 registers to 39 (62.5 % to 75 % occupancy) and costs float nothing; docs/journal/2026-11-22-issue3-pass4.md has the sweep.
 #ifndef KBRAIN_IO_MAX_THREADS
 #define KBRAIN_IO_MAX_THREADS 256
 #endif
@@ -21,7 +21,7 @@ namespace kbrain::io {
 #endif
 using StepLaunchBounds = Kokkos::LaunchBounds<KBRAIN_IO_MAX_THREADS, KBRAIN_IO_MIN_BLOCKS>;
 // The fused CSR step (one thread per cell sums its row of gathers) has launch bounds of its own: at least
-// csr_step_min_blocks(...) blocks of kStepThreads per SM. Measured on an H200 (docs/performance.md):
+// csr_step_min_blocks(...) blocks of kStepThreads per SM. Measured on an H200 (docs/journal/2026-11-22-issue3-pass8.md, docs/journal/2026-11-22-issue3-pass9.md):
 //  - 4 blocks (up to 64 registers) against the mesh step's 6 (40 registers): 6-29 % faster in double and 1-17 % in
 //    float at 1M cells, densities 10-1000 (eighth pass);
 //  - in double, since its junction terms take the gap kernels' exponential (CsrGapJunctions::fused_step_math),
