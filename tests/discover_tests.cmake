@@ -7,6 +7,7 @@ cmake_policy(VERSION 3.16)  # ctest reads test lists with every policy unset
 # kbrain_discover_backends(<exe> <var>): sets <var>_backends (host first, then the compiled-in backends) and, for
 # each backend B, <var>_<B> = the suites with test cases for B. Sets <var>_error on failure.
 function(kbrain_discover_backends exe var)
+  set(ENV{OMP_PROC_BIND} false)  # no OpenMP binding notes from Kokkos while listing
   set(error "")
   if(NOT EXISTS "${exe}")
     set(error "${exe} is not built")
@@ -20,8 +21,14 @@ function(kbrain_discover_backends exe var)
     set(${var}_error "${error}" PARENT_SCOPE)
     return()
   endif()
-  string(REGEX REPLACE "[\r\n]+" ";" backends "host\n${out}")
-  list(REMOVE_ITEM backends "")
+  # Only name lines count: an executable that starts Kokkos prints its notes on the same stream.
+  string(REGEX REPLACE "[\r\n]+" ";" lines "${out}")
+  set(backends host)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^[a-z][a-z0-9_]*$")
+      list(APPEND backends "${line}")
+    endif()
+  endforeach()
   foreach(backend IN LISTS backends)
     execute_process(COMMAND "${exe}" --backend=${backend} --list-test-suites --no-colors=true
                     OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
@@ -32,7 +39,7 @@ function(kbrain_discover_backends exe var)
     string(REGEX REPLACE "[\r\n]+" ";" lines "${out}")
     set(suites "")
     foreach(line IN LISTS lines)
-      if(NOT line STREQUAL "" AND NOT line MATCHES "^(\\[doctest\\]|===)")  # doctest's header and rules
+      if(line MATCHES "^[A-Za-z0-9_]+$")  # suite names only: not doctest's header and rules, nor Kokkos' notes
         list(APPEND suites "${line}")
       endif()
     endforeach()
