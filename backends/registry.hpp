@@ -7,18 +7,14 @@
 #include <vector>
 
 #include "backends/enabled_backends.hpp"
+#include "core/type_list.hpp"
 
 namespace kbrain {
-
-template <class T>
-struct TypeTag {
-  using type = T;
-};
 
 // Calls f(TypeTag<Backend>{}) for every enabled backend, in list order (serial, openmp, cuda).
 template <class F>
 void for_each_backend(F&& f) {
-  std::apply([&](auto... b) { (f(TypeTag<decltype(b)>{}), ...); }, EnabledBackends{});
+  for_each_type<EnabledBackends>(f);
 }
 
 inline std::vector<std::string> backend_names() {

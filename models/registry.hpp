@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/model/model_schema.hpp"
+#include "core/type_list.hpp"
 #include "models/cortex_hh/cortex_model.hpp"
 #include "models/olive/olive_model.hpp"
 #include "models/point/point_model.hpp"
@@ -14,20 +15,16 @@ namespace kbrain {
 
 using EnabledModels = std::tuple<olive::OliveModel, point::PointModel, cortex::CortexHhModel>;
 
-template <class T>
-struct ModelTag {
-  using type = T;
-};
-
+// Calls f(TypeTag<Model>{}) for every model, in list order.
 template <class F>
 void for_each_model(F&& f) {
-  std::apply([&](auto... m) { (f(ModelTag<decltype(m)>{}), ...); }, EnabledModels{});
+  for_each_type<EnabledModels>(f);
 }
 
 // Every kind of every model, for load_experiment() and `kbrain models`.
 const ModelCatalog& model_catalog();
 
-// Calls f(ModelTag<Model>{}) for the model that serves `kind`; ConfigError when none does (load_experiment has
+// Calls f(TypeTag<Model>{}) for the model that serves `kind`; ConfigError when none does (load_experiment has
 // already refused such a file, naming the line).
 template <class F>
 void with_model(const std::string& kind, F&& f) {
