@@ -37,7 +37,7 @@
 #include "bench/io_step_bytes.hpp"
 #include "core/network/gap_network.hpp"
 #include "core/network/generate_network.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
 
 namespace {
 
@@ -86,7 +86,7 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
   const GapNetwork net = make_mesh2d(side, side, 0.04);
   std::vector<double> g_cal(net.cells);
   for (std::int64_t i = 0; i < net.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 97) / 97.0;
-  io::IoSimulation<Backend, Real> sim(io::IoParameters{}, net, g_cal, mesh_kernel);
+  olive::IoSimulation<Backend, Real> sim(olive::IoParameters{}, net, g_cal, mesh_kernel);
   sim.set_host_simd(host_simd);
   sim.set_step_pairs(step_pairs);
   if (chained_launch >= 0) sim.set_chained_launch(chained_launch == 1);
@@ -117,7 +117,7 @@ struct GapVariant {
                      // TiledKernelChoice)
   int split = 0, tiled = 0, brick = 0, halo = 0;
   bool bank_order = false;
-  std::optional<io::TiledKernelChoice> choice;  // none: default_tiled_choice
+  std::optional<olive::TiledKernelChoice> choice;  // none: default_tiled_choice
   int csr_min_blocks = 0;  // fused_lbN: IoSimulation::set_csr_step_min_blocks(N); fused: the default (csr_step_min_blocks)
 };
 
@@ -137,9 +137,9 @@ void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std:
   const auto generated = generate_network<Exec, Real>(make_random_network_tables(spec));
   std::vector<double> g_cal(cells);
   for (std::int64_t i = 0; i < cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 97) / 97.0;
-  io::IoSimulation<Backend, Real> sim(
-      io::IoParameters{},
-      io::DeviceGapNetwork<Real, typename Backend::memory_space>::from_views(cells, generated.offsets,
+  olive::IoSimulation<Backend, Real> sim(
+      olive::IoParameters{},
+      olive::DeviceGapNetwork<Real, typename Backend::memory_space>::from_views(cells, generated.offsets,
                                                                              generated.sources, generated.g,
                                                                              generated.g_const,
                                                                              generated.lattice_side),
@@ -350,14 +350,14 @@ void register_backend() {
   // per SM (double).
   const std::vector<GapVariant> float_tiles = {{"tiled", 0, 1},
                                                {"tiled_banks", 0, 1, 0, 0, true},
-                                               {"tiled_branchy", 0, 1, 0, 0, false, io::TiledKernelChoice{false, true}},
+                                               {"tiled_branchy", 0, 1, 0, 0, false, olive::TiledKernelChoice{false, true}},
                                                {"tiled_5_8", 0, 1, 5, 8},
                                                {"tiled_9_6", 0, 1, 9, 6}};
   const std::vector<GapVariant> double_tiles = {{"tiled", 0, 1},
                                                 {"tiled_banks", 0, 1, 0, 0, true},
-                                                {"tiled_table", 0, 1, 0, 0, false, io::TiledKernelChoice{true, true}},
-                                                {"tiled_branch_free", 0, 1, 0, 0, false, io::TiledKernelChoice{false, false, 5}},
-                                                {"tiled_branch_free_4teams", 0, 1, 0, 0, false, io::TiledKernelChoice{false, false, 4}},
+                                                {"tiled_table", 0, 1, 0, 0, false, olive::TiledKernelChoice{true, true}},
+                                                {"tiled_branch_free", 0, 1, 0, 0, false, olive::TiledKernelChoice{false, false, 5}},
+                                                {"tiled_branch_free_4teams", 0, 1, 0, 0, false, olive::TiledKernelChoice{false, false, 4}},
                                                 {"tiled_3_7", 0, 1, 3, 7},
                                                 {"tiled_9_4", 0, 1, 9, 4}};
   for (const Gen& g : gens) {

@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
-#include "models/io/io_gap_junctions.hpp"
-#include "models/io/io_step.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
+#include "models/olive/cell/io_step.hpp"
 
 namespace {
 
-using namespace kbrain::io;
+using namespace kbrain::olive;
 using Exec = Kokkos::DefaultHostExecutionSpace;
 using Mem = Exec::memory_space;
 

@@ -20,12 +20,12 @@
 #include <vector>
 
 #include "backends/cuda/cuda_chained_launch.hpp"
-#include "models/io/io_gap_junctions.hpp"
-#include "models/io/io_step.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
+#include "models/olive/cell/io_step.hpp"
 
 namespace {
 
-using namespace kbrain::io;
+using namespace kbrain::olive;
 using Exec = Kokkos::Cuda;
 using Mem = Kokkos::CudaSpace;
 

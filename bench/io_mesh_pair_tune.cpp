@@ -1,4 +1,4 @@
-// The CUDA two-step mesh kernel (models/io/io_mesh_pair.hpp), and a cell's step split into warp-sized parts
+// The CUDA two-step mesh kernel (models/olive/launch/io_mesh_pair.hpp), and a cell's step split into warp-sized parts
 // (PartsFunctor below), against the one-step kernel on one GPU: tile rows, parts and launch bounds swept, each
 // variant checked bit for bit against one-step launches after 40 steps, then timed as the median of 5 runs of 200
 // steps (one fence per run). Same inputs as kbrain_bench's io_step benchmark (reference
@@ -14,13 +14,13 @@
 #include <functional>
 #include <vector>
 
-#include "models/io/io_gap_junctions.hpp"
-#include "models/io/io_mesh_pair.hpp"
-#include "models/io/io_step.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
+#include "models/olive/launch/io_mesh_pair.hpp"
+#include "models/olive/cell/io_step.hpp"
 
 namespace {
 
-using namespace kbrain::io;
+using namespace kbrain::olive;
 using Exec = Kokkos::Cuda;
 using Mem = Kokkos::CudaSpace;
 

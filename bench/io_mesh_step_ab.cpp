@@ -12,12 +12,12 @@
 #include <cstdlib>
 #include <vector>
 
-#include "models/io/io_gap_junctions.hpp"
-#include "models/io/io_step.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
+#include "models/olive/cell/io_step.hpp"
 
 namespace {
 
-using namespace kbrain::io;
+using namespace kbrain::olive;
 
 template <class Real>
 double median_ns_per_cell_step(int side, int steps, int runs) {

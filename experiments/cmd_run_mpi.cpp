@@ -14,7 +14,7 @@
 #include "experiments/io_mpi_dispatch.hpp"
 #include "experiments/io_run_plan.hpp"
 #include "experiments/mpi_env.hpp"
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_state.hpp"
 
 #ifdef KBRAIN_HAVE_MPI
 #include "core/parallel/partition.hpp"

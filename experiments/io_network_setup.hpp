@@ -9,18 +9,18 @@
 #include "core/network/generate_network.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "experiments/io_run_plan.hpp"
-#include "models/io/io_memory_plan.hpp"
-#include "models/io/io_network_device.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/drivers/io_memory_plan.hpp"
+#include "models/olive/gap/io_network_device.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
 
 namespace kbrain {
 
-// What `plan` will allocate on Backend in precision Real (see models/io/io_memory_plan.hpp).
+// What `plan` will allocate on Backend in precision Real (see models/olive/drivers/io_memory_plan.hpp).
 template <class Backend, class Real>
-io::IoMemoryShape io_memory_shape(const IoRunPlan& plan) {
+olive::IoMemoryShape io_memory_shape(const IoRunPlan& plan) {
   const auto& cfg = *plan.config;
   const GapNetwork& net = *plan.network;
-  io::IoMemoryShape s;
+  olive::IoMemoryShape s;
   s.cells = net.cells;
   s.real_bytes = sizeof(Real);
   s.spikes = plan.count_spikes || plan.write_spikes;
@@ -31,7 +31,7 @@ io::IoMemoryShape io_memory_shape(const IoRunPlan& plan) {
     s.per_junction_g = !plan.generator->spec.constant_conductance();
     s.symmetric = plan.generator->spec.symmetric;
     s.generator_table_bytes = plan.generator->table_bytes();
-    s.tiled_lists = io::IoSimulation<Backend, Real>::tiles_by_default(
+    s.tiled_lists = olive::IoSimulation<Backend, Real>::tiles_by_default(
         plan.generator->spec.kind == RandomNetworkSpec::Kind::Gaussian3d, s.junctions, s.cells);
   } else {
     s.junctions = net.junctions();
@@ -46,30 +46,30 @@ io::IoMemoryShape io_memory_shape(const IoRunPlan& plan) {
   return s;
 }
 
-// Refuses (io::MemoryPlanError) when the run cannot fit in the backend's free memory.
+// Refuses (olive::MemoryPlanError) when the run cannot fit in the backend's free memory.
 template <class Backend, class Real>
 void check_io_memory(const IoRunPlan& plan) {
   const auto hw = Backend::describe();
-  io::require_memory(io_memory_shape<Backend, Real>(plan), hw.free_memory_bytes,
+  olive::require_memory(io_memory_shape<Backend, Real>(plan), hw.free_memory_bytes,
                      std::string(Backend::name) + " (" + hw.device + ")");
 }
 
 // The simulation of `plan` on Backend; sets res.generate_s and res.junctions.
 template <class Backend, class Real>
-io::IoSimulation<Backend, Real> make_io_simulation(const IoRunPlan& plan, IoRunResult& res) {
+olive::IoSimulation<Backend, Real> make_io_simulation(const IoRunPlan& plan, IoRunResult& res) {
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
   if (!plan.generator) {
     res.junctions = plan.network->junctions();
-    return io::IoSimulation<Backend, Real>(plan.params, *plan.network, plan.g_cal, plan.use_mesh_kernel);
+    return olive::IoSimulation<Backend, Real>(plan.params, *plan.network, plan.g_cal, plan.use_mesh_kernel);
   }
   Stopwatch generate;
   const auto net = generate_network<Exec, Real, Mem>(*plan.generator);  // fences
   res.generate_s = generate.seconds();
   res.junctions = net.junctions();
-  return io::IoSimulation<Backend, Real>(
+  return olive::IoSimulation<Backend, Real>(
       plan.params,
-      io::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g, net.g_const,
+      olive::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g, net.g_const,
                                                       net.lattice_side),
       plan.g_cal);
 }

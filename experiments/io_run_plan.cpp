@@ -5,16 +5,16 @@
 
 #include "core/inputs/g_cal.hpp"
 #include "core/timing/stopwatch.hpp"
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_state.hpp"
 
 namespace kbrain {
 
 namespace {
 
-io::IoParameters make_parameters(const ExperimentConfig& cfg) {
-  io::IoParameters p = io::io_parameter_set(cfg.parameter_set);
+olive::IoParameters make_parameters(const ExperimentConfig& cfg) {
+  olive::IoParameters p = olive::io_parameter_set(cfg.parameter_set);
   p.dt = cfg.dt;
-  p.gate_mode = cfg.gate_step == "corrected" ? io::GateStepMode::Corrected : io::GateStepMode::Reference;
+  p.gate_mode = cfg.gate_step == "corrected" ? olive::GateStepMode::Corrected : olive::GateStepMode::Reference;
   for (const auto& [key, value] : cfg.parameter_overrides) {
     double* field = nullptr;
     if (key == "c_m") field = &p.c_m;
@@ -128,7 +128,7 @@ IoRunPlan make_io_plan(const ExperimentConfig& cfg, std::int64_t size_override, 
   if (size_override > 0) return plan;  // resized networks (compare) record no traces: record.cells refer to the file's size
 
   for (const auto& name : cfg.record.variables) {
-    const int v = io::var_index(name);
+    const int v = olive::var_index(name);
     if (v < 0) throw ConfigError(cfg.source.string() + ": record.variables: unknown IO variable '" + name + "'");
     plan.trace_vars.push_back(v);
   }
@@ -148,7 +148,7 @@ IoRunPlan make_io_plan(const ExperimentConfig& cfg, std::int64_t size_override, 
 TraceSpec io_trace_spec(const IoRunPlan& plan, const ExperimentConfig& cfg, std::int64_t every,
                         bool single_precision) {
   TraceSpec spec;
-  for (int v : plan.trace_vars) spec.variables.push_back(io::kVarNames[v]);
+  for (int v : plan.trace_vars) spec.variables.push_back(olive::kVarNames[v]);
   spec.cells = plan.trace_cells;
   spec.every = every;
   spec.dt_ms = plan.params.dt;

@@ -15,8 +15,8 @@
 #include "core/timing/stopwatch.hpp"
 #include "experiments/io_network_setup.hpp"
 #include "experiments/io_run_plan.hpp"
-#include "models/io/io_sampler.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/cell/io_sampler.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
 
 namespace kbrain {
 
@@ -44,7 +44,7 @@ IoRunResult run_io(const IoRunPlan& plan) {
 
   std::optional<TraceRecorder> trace;
   std::optional<SpikeRecorder> spike_file;
-  std::optional<io::IoSampler<Exec, Real>> trace_sampler, probe_sampler;
+  std::optional<olive::IoSampler<Exec, Real>> trace_sampler, probe_sampler;
   const std::int64_t every = std::max<std::int64_t>(1, cfg.record.every);
   if (!plan.out_dir.empty() && plan.write_trace && !plan.trace_vars.empty() && !plan.trace_cells.empty()) {
     trace.emplace(plan.out_dir, io_trace_spec(plan, cfg, every, std::is_same<Real, float>::value));
@@ -55,7 +55,7 @@ IoRunResult run_io(const IoRunPlan& plan) {
   if (!plan.out_dir.empty() && plan.write_spikes)
     spike_file.emplace(open_spike_files(plan.out_dir, cfg.record.csv, cfg.record.binary));
   if (!plan.probe_cells.empty()) {
-    probe_sampler.emplace(std::vector<int>{io::V_AXON}, plan.probe_cells, 1024);
+    probe_sampler.emplace(std::vector<int>{olive::V_AXON}, plan.probe_cells, 1024);
     res.probe_v_axon.reserve(static_cast<std::size_t>(steps * plan.probe_cells.size()));
   }
   if (plan.gap_kernel != "auto") {

@@ -1,4 +1,4 @@
-// Two steps per launch on the mesh (models/io/io_mesh_pair.hpp, IoSimulation::set_step_pairs) on every backend:
+// Two steps per launch on the mesh (models/olive/launch/io_mesh_pair.hpp, IoSimulation::set_step_pairs) on every backend:
 // the state and the spikes equal those of one-step launches bit for bit, for meshes smaller than a tile, with
 // partial tiles and a single row, in float and double, with held-back steps launched alone where a per-cell
 // current or a read of the state needs it.
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/network/gap_network.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
 #include "tests/backend_types.hpp"
 #include "tests/io_test_support.hpp"
 
@@ -30,7 +30,7 @@ Run run(const GapNetwork& net, int pairs_mode) {
     g_cal[i] = 0.6 + 0.2 * double(i % 13) / 13.0;
     per_cell[i] = double(i % 5) - 2.0;
   }
-  io::IoSimulation<Backend, Real> sim(io::IoParameters{}, net, g_cal, true);
+  olive::IoSimulation<Backend, Real> sim(olive::IoParameters{}, net, g_cal, true);
   sim.set_host_simd(false);  // host: the plain one-cell kernel, whose Math the pair kernel uses
   sim.set_step_pairs(pairs_mode);
   sim.enable_spikes(-20.0);
@@ -39,11 +39,11 @@ Run run(const GapNetwork& net, int pairs_mode) {
   for (int n = 0; n < 301; ++n) {
     sim.step(n >= 50 && n < 150 ? 6.0 : 0.0, n == 77 || n == 78 ? &per_cell : nullptr);
     if (n + 1 == 101)
-      for (int v = 0; v < io::NUM_VARS; ++v) out.midway.push_back(sim.variable(v));
+      for (int v = 0; v < olive::NUM_VARS; ++v) out.midway.push_back(sim.variable(v));
   }
   CHECK(sim.steps_done() == 301);
   out.spikes = sim.drain_spikes();
-  for (int v = 0; v < io::NUM_VARS; ++v) out.state.push_back(sim.variable(v));
+  for (int v = 0; v < olive::NUM_VARS; ++v) out.state.push_back(sim.variable(v));
   return out;
 }
 
@@ -78,9 +78,9 @@ TEST_SUITE("io_mesh_pair") {
                             io_mesh_pair_default) {
     const GapNetwork net = make_mesh2d(4, 4, 0.04);
     const std::vector<double> g_cal(net.cells, 0.7);
-    io::IoSimulation<Backend, float> mesh_f(io::IoParameters{}, net, g_cal, true);
-    io::IoSimulation<Backend, double> mesh_d(io::IoParameters{}, net, g_cal, true);
-    io::IoSimulation<Backend, float> csr_f(io::IoParameters{}, net, g_cal, false);
+    olive::IoSimulation<Backend, float> mesh_f(olive::IoParameters{}, net, g_cal, true);
+    olive::IoSimulation<Backend, double> mesh_d(olive::IoParameters{}, net, g_cal, true);
+    olive::IoSimulation<Backend, float> csr_f(olive::IoParameters{}, net, g_cal, false);
     CHECK(mesh_f.step_pairs() == Backend::is_gpu);
     CHECK_FALSE(mesh_d.step_pairs());
     csr_f.set_step_pairs(1);

@@ -12,7 +12,7 @@
 #include "core/inputs/g_cal.hpp"
 #include "core/network/gap_network.hpp"
 #include "core/rng/counter_rng.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
 #include "tests/backend_types.hpp"
 #include "tests/io_test_support.hpp"
 
@@ -32,8 +32,8 @@ std::vector<double> heterogeneous_g_cal(std::int64_t cells) {
 // Runs `steps` with a pulse early on (so cells spike and diverge), returns every variable of every cell.
 template <class Backend, class Real>
 std::vector<std::vector<double>> simulate(const GapNetwork& net, const std::vector<double>& g_cal, int steps,
-                                          bool mesh_kernel, io::IoParameters p = {}, int gap_split = -1) {
-  io::IoSimulation<Backend, Real> sim(p, net, g_cal, mesh_kernel);
+                                          bool mesh_kernel, olive::IoParameters p = {}, int gap_split = -1) {
+  olive::IoSimulation<Backend, Real> sim(p, net, g_cal, mesh_kernel);
   sim.set_gap_split(gap_split);
   return test::run_pulse_and_read_state(sim, steps);
 }
@@ -86,9 +86,9 @@ TEST_SUITE("io_model") {
     for (bool mesh_kernel : {true, false}) {
       CAPTURE(mesh_kernel);
       std::vector<std::vector<double>> state[2];
-      typename io::IoSimulation<Backend, double>::SpikeEvents spikes[2];
+      typename olive::IoSimulation<Backend, double>::SpikeEvents spikes[2];
       for (const bool chained : {true, false}) {
-        io::IoSimulation<Backend, double> sim(io::IoParameters{}, net, g, mesh_kernel);
+        olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, net, g, mesh_kernel);
         sim.set_chained_launch(chained);
         sim.enable_spikes(-20.0);
         for (int n = 0; n < 400; ++n) {
@@ -98,7 +98,7 @@ TEST_SUITE("io_model") {
             spikes[chained].insert(spikes[chained].end(), e.begin(), e.end());
           }
         }
-        for (int v = 0; v < io::NUM_VARS; ++v) state[chained].push_back(sim.variable(v));
+        for (int v = 0; v < olive::NUM_VARS; ++v) state[chained].push_back(sim.variable(v));
       }
       CHECK(max_abs_diff(state[0], state[1]) == 0.0);
       CHECK(spikes[0] == spikes[1]);
@@ -109,9 +109,9 @@ TEST_SUITE("io_model") {
 
   // Optional members of trait types (core/detected.hpp): the fused CSR step's exponential, none for the mesh, and
   // no chained launch on the host.
-  static_assert(std::is_same_v<io::FusedGapMath<io::CsrGapJunctions<double, Kokkos::HostSpace>>, io::GapKernelMath>);
-  static_assert(std::is_same_v<io::FusedGapMath<io::MeshGapJunctions<double, Kokkos::HostSpace>>, io::NativeMath>);
-  static_assert(!io::kHasChainedLaunch<SerialBackend>);
+  static_assert(std::is_same_v<olive::FusedGapMath<olive::CsrGapJunctions<double, Kokkos::HostSpace>>, olive::GapKernelMath>);
+  static_assert(std::is_same_v<olive::FusedGapMath<olive::MeshGapJunctions<double, Kokkos::HostSpace>>, olive::NativeMath>);
+  static_assert(!olive::kHasChainedLaunch<SerialBackend>);
 
   TEST_CASE_TEMPLATE_DEFINE("fused CSR step: every launch bound gives the same state", Backend, io_csr_launch_bounds) {
     // A mesh as CSR (at most 8 junctions per cell: 4 blocks per SM by default) and all-to-all among 64 cells
@@ -123,7 +123,7 @@ TEST_SUITE("io_model") {
       std::vector<std::vector<double>> reference;
       for (const int min_blocks : {0, 2, 3, 4, 6}) {
         CAPTURE(min_blocks);
-        io::IoSimulation<Backend, double> sim(io::IoParameters{}, net, g, false);
+        olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, net, g, false);
         sim.set_csr_step_min_blocks(min_blocks);
         CHECK(sim.csr_step_min_blocks() == (min_blocks != 0 ? min_blocks : all_to_all ? 2 : 4));
         const auto state = test::run_pulse_and_read_state(sim, 300);
@@ -132,9 +132,9 @@ TEST_SUITE("io_model") {
         else
           CHECK(max_abs_diff(reference, state) == 0.0);
       }
-      CHECK(io::IoSimulation<Backend, float>(io::IoParameters{}, net, g, false).csr_step_min_blocks() == 4);
+      CHECK(olive::IoSimulation<Backend, float>(olive::IoParameters{}, net, g, false).csr_step_min_blocks() == 4);
     }
-    io::IoSimulation<Backend, double> sim(io::IoParameters{}, make_mesh2d(4, 4, 0.04), heterogeneous_g_cal(16), false);
+    olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, make_mesh2d(4, 4, 0.04), heterogeneous_g_cal(16), false);
     CHECK_THROWS_AS(sim.set_csr_step_min_blocks(5), std::invalid_argument);
   }
   TEST_CASE_TEMPLATE_APPLY(io_csr_launch_bounds, KBRAIN_TEST_BACKENDS);
@@ -175,7 +175,7 @@ TEST_SUITE("io_model") {
         CHECK(max_abs_diff(fused, split) == 0.0);
         CHECK(max_abs_diff(serial, split) == 0.0);
       }
-      CHECK(split[io::V_DEND][0] != split[io::V_DEND][1]);  // coupled cells with different g_CaL do differ
+      CHECK(split[olive::V_DEND][0] != split[olive::V_DEND][1]);  // coupled cells with different g_CaL do differ
     }
   }
   TEST_CASE_TEMPLATE_APPLY(io_gap_split, KBRAIN_TEST_BACKENDS);
@@ -184,14 +184,14 @@ TEST_SUITE("io_model") {
     // Identical cells on a mesh stay identical: border cells (fewer neighbours) feel no extra current.
     const GapNetwork mesh = make_mesh2d(5, 5, 0.04);
     const auto s = simulate<Backend, double>(mesh, std::vector<double>(25, 0.68), 300, true);
-    for (int v = 0; v < io::NUM_VARS; ++v)
+    for (int v = 0; v < olive::NUM_VARS; ++v)
       for (int i = 1; i < 25; ++i) CHECK(s[v][i] == s[v][0]);
     // A 1x2 mesh is the same network as 2 cells all-to-all: identical trajectories with different g_CaL.
     const std::vector<double> g2 = {0.62, 0.78};
     const auto m = simulate<Backend, double>(make_mesh2d(1, 2, 0.04), g2, 300, true);
     const auto a = simulate<Backend, double>(make_all_to_all(2, 0.04), g2, 300, false);
     CHECK(max_abs_diff(m, a) == 0.0);
-    CHECK(m[io::V_DEND][0] != m[io::V_DEND][1]);  // the cells did differ, so coupling was exercised
+    CHECK(m[olive::V_DEND][0] != m[olive::V_DEND][1]);  // the cells did differ, so coupling was exercised
   }
   TEST_CASE_TEMPLATE_APPLY(io_mesh_border, KBRAIN_TEST_BACKENDS);
 
@@ -199,8 +199,8 @@ TEST_SUITE("io_model") {
                             io_gate_modes) {
     const GapNetwork net = make_all_to_all(3, 0.04);
     const std::vector<double> g = {0.6, 0.7, 0.8};
-    io::IoParameters ref, cor;
-    cor.gate_mode = io::GateStepMode::Corrected;
+    olive::IoParameters ref, cor;
+    cor.gate_mode = olive::GateStepMode::Corrected;
     CHECK(max_abs_diff(simulate<Backend, double>(net, g, 200, false, ref),
                        simulate<Backend, double>(net, g, 200, false, cor)) == 0.0);
     ref.dt = cor.dt = 0.025;

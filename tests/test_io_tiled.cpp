@@ -1,4 +1,4 @@
-// Brick-tiled gap kernel (models/io/io_gap_tiled.hpp) on every backend: its two junction lists are exactly the CSR
+// Brick-tiled gap kernel (models/olive/gap/io_gap_tiled.hpp) on every backend: its two junction lists are exactly the CSR
 // split by the cube test, and a network run with it agrees with the fused kernel, for several cuts (all junctions
 // in the cube, some outside, none inside), partial lattices and per-junction conductances.
 #include <doctest/doctest.h>
@@ -10,8 +10,8 @@
 
 #include "core/network/generate_network.hpp"
 #include "core/network/random_network.hpp"
-#include "models/io/io_gap_tiled.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/gap/io_gap_tiled.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
 #include "tests/backend_types.hpp"
 #include "tests/io_test_support.hpp"
 
@@ -35,11 +35,11 @@ RandomNetworkSpec lattice_spec(std::int64_t cells, bool g_range) {
 }
 
 template <class Backend>
-io::DeviceGapNetwork<double, typename Backend::memory_space> device_network(const RandomNetworkSpec& spec) {
+olive::DeviceGapNetwork<double, typename Backend::memory_space> device_network(const RandomNetworkSpec& spec) {
   using Exec = typename Backend::execution_space;
   const auto net = generate_network<Exec, double>(make_random_network_tables(spec));
   REQUIRE(net.lattice_side > 0);
-  return io::DeviceGapNetwork<double, typename Backend::memory_space>::from_views(
+  return olive::DeviceGapNetwork<double, typename Backend::memory_space>::from_views(
       net.cells, net.offsets, net.sources, net.g, net.g_const, net.lattice_side);
 }
 
@@ -58,10 +58,10 @@ template <class Backend>
 std::vector<std::vector<double>> run(const RandomNetworkSpec& spec, int tiled, Cut cut, int steps = 300) {
   std::vector<double> g_cal(spec.cells);
   for (std::int64_t i = 0; i < spec.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 13) / 13.0;
-  io::IoSimulation<Backend, double> sim(io::IoParameters{}, device_network<Backend>(spec), g_cal);
+  olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, device_network<Backend>(spec), g_cal);
   sim.set_gap_split(0);
   sim.set_gap_tiling(tiled, cut.brick, cut.halo, cut.bank_order);
-  CHECK((sim.gap_kernel() == io::IoSimulation<Backend, double>::GapKernel::Tiled) == (tiled == 1));
+  CHECK((sim.gap_kernel() == olive::IoSimulation<Backend, double>::GapKernel::Tiled) == (tiled == 1));
   return test::run_pulse_and_read_state(sim, steps);
 }
 
@@ -79,12 +79,12 @@ TEST_SUITE("io_tiled") {
         CAPTURE(g_range);
         const auto spec = lattice_spec(cells, g_range);
         const auto d = device_network<Backend>(spec);
-        io::BrickTiling t;
+        olive::BrickTiling t;
         t.cells = cells;
         t.side = d.lattice_side;
         t.brick = 3;
         t.halo = 2;
-        const auto tl = io::build_tiled_gap<Exec, double>(d.csr, t);
+        const auto tl = olive::build_tiled_gap<Exec, double>(d.csr, t);
         const auto off = host(d.csr.offsets);
         const auto src = host(d.csr.sources);
         const auto in_off = host(tl.in_offsets), out_off = host(tl.out_offsets);
@@ -96,10 +96,10 @@ TEST_SUITE("io_tiled") {
         std::int64_t bad = 0;
         const int r = t.region();
         for (std::int64_t i = 0; i < cells; ++i) {
-          const auto c = io::tiled::site_of(i, t.side);
+          const auto c = olive::tiled::site_of(i, t.side);
           std::int64_t a = in_off(i), b = out_off(i);
           for (std::int64_t k = off(i); k < off(i + 1); ++k) {
-            const auto s = io::tiled::site_of(src(k), t.side);
+            const auto s = olive::tiled::site_of(src(k), t.side);
             const int rx = s.x - (c.x / 3 * 3 - 2), ry = s.y - (c.y / 3 * 3 - 2), rz = s.z - (c.z / 3 * 3 - 2);
             const bool inside = rx >= 0 && ry >= 0 && rz >= 0 && rx < r && ry < r && rz < r;
             if (inside) bad += slots(a++) != (rx * r + ry) * r + rz;
@@ -127,19 +127,19 @@ TEST_SUITE("io_tiled") {
     using Exec = typename Backend::execution_space;
     const auto spec = lattice_spec(3000, true);
     const auto d = device_network<Backend>(spec);
-    io::BrickTiling t;
+    olive::BrickTiling t;
     t.cells = spec.cells;
     t.side = d.lattice_side;
     t.brick = 2;
     t.halo = 6;  // a 14^3 cube: almost every junction is in it, rows of ~40
-    const auto csr_order = io::build_tiled_gap<Exec, double>(d.csr, t);
+    const auto csr_order = olive::build_tiled_gap<Exec, double>(d.csr, t);
     t.bank_order = true;
-    const auto banked = io::build_tiled_gap<Exec, double>(d.csr, t);
+    const auto banked = olive::build_tiled_gap<Exec, double>(d.csr, t);
     const auto off = host(csr_order.in_offsets), off_b = host(banked.in_offsets);
     const auto slots = host(csr_order.slots), slots_b = host(banked.slots);
     const auto g = host(csr_order.g_in), g_b = host(banked.g_in);
     const auto out_a = host(csr_order.out_sources), out_b = host(banked.out_sources);
-    constexpr int banks = io::tiled::kBankSlots<double>;
+    constexpr int banks = olive::tiled::kBankSlots<double>;
     std::int64_t bad = 0, full_rounds = 0;
     for (std::int64_t i = 0; i < spec.cells; ++i) {
       bad += off(i) != off_b(i);
@@ -173,7 +173,7 @@ TEST_SUITE("io_tiled") {
         CAPTURE(g_range);
         const auto spec = lattice_spec(cells, g_range);
         const auto fused = run<Backend>(spec, 0, {0, 0});
-        CHECK(fused[io::V_DEND][0] != fused[io::V_DEND][1]);  // coupled cells with different g_CaL differ
+        CHECK(fused[olive::V_DEND][0] != fused[olive::V_DEND][1]);  // coupled cells with different g_CaL differ
         // a tail outside; all outside; ~all inside; the first and last with the in-cube lists in bank order
         for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}, Cut{3, 2, true}, Cut{2, 6, true}}) {
           CAPTURE(cut.brick);
@@ -192,34 +192,34 @@ TEST_SUITE("io_tiled") {
     using Mem = typename Backend::memory_space;
     const auto spec = lattice_spec(3000, true);
     const auto d = device_network<Backend>(spec);
-    io::StateView<double, Mem> state("state", io::NUM_VARS, spec.cells);
+    olive::StateView<double, Mem> state("state", olive::NUM_VARS, spec.cells);
     auto hs = Kokkos::create_mirror_view(state);
-    for (std::int64_t i = 0; i < spec.cells; ++i) hs(io::V_DEND, i) = -70.0 + double((i * 7919) % 401) * 0.1;
+    for (std::int64_t i = 0; i < spec.cells; ++i) hs(olive::V_DEND, i) = -70.0 + double((i * 7919) % 401) * 0.1;
     Kokkos::deep_copy(state, hs);
     const int cells = static_cast<int>(spec.cells);
     Kokkos::View<double*, Mem> by_row("by_row", cells);
-    io::compute_split_gap_currents<Exec, double>(d.csr, state, by_row, cells, Backend::is_gpu);
+    olive::compute_split_gap_currents<Exec, double>(d.csr, state, by_row, cells, Backend::is_gpu);
     const auto want = host(by_row);
     for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}, Cut{2, 6, true}}) {
       CAPTURE(cut.brick);
       CAPTURE(cut.halo);
       CAPTURE(cut.bank_order);
-      io::BrickTiling t;
+      olive::BrickTiling t;
       t.cells = spec.cells;
       t.side = d.lattice_side;
       t.brick = cut.brick;
       t.halo = cut.halo;
       t.bank_order = cut.bank_order;
-      const auto tl = io::build_tiled_gap<Exec, double>(d.csr, t);
+      const auto tl = olive::build_tiled_gap<Exec, double>(d.csr, t);
       Kokkos::View<double*, Mem> tiled_out("tiled", cells);
       std::vector<std::vector<double>> by_choice;  // {table, branch per junction}: 00, 10, 01, 11, then 4 teams
-      for (const io::TiledKernelChoice choice : {io::TiledKernelChoice{false, false}, io::TiledKernelChoice{true, false},
-                                                 io::TiledKernelChoice{false, true}, io::TiledKernelChoice{true, true},
-                                                 io::TiledKernelChoice{false, false, 4}}) {
+      for (const olive::TiledKernelChoice choice : {olive::TiledKernelChoice{false, false}, olive::TiledKernelChoice{true, false},
+                                                 olive::TiledKernelChoice{false, true}, olive::TiledKernelChoice{true, true},
+                                                 olive::TiledKernelChoice{false, false, 4}}) {
         CAPTURE(choice.table_exp);
         CAPTURE(choice.branch_per_junction);
         Kokkos::deep_copy(tiled_out, -1e300);
-        io::compute_tiled_gap_currents<Exec, double>(tl, state, tiled_out, Backend::is_gpu, choice);
+        olive::compute_tiled_gap_currents<Exec, double>(tl, state, tiled_out, Backend::is_gpu, choice);
         const auto got = host(tiled_out);
         by_choice.emplace_back(got.data(), got.data() + cells);
         std::int64_t bad = 0, first = -1;
@@ -245,7 +245,7 @@ TEST_SUITE("io_tiled") {
   TEST_CASE_TEMPLATE_APPLY(io_tiled_currents, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("cuts that cannot work are refused with a message") {
-    io::BrickTiling t;
+    olive::BrickTiling t;
     t.cells = 1000;
     t.side = 10;
     t.brick = 20;
@@ -257,10 +257,10 @@ TEST_SUITE("io_tiled") {
     t.halo = 1;
     t.cells = 1001;  // more than 10^3
     CHECK_THROWS_AS(t.validate(), std::invalid_argument);
-    const auto f = io::default_tiling<float>(1000, 10, 40 * 1024);
+    const auto f = olive::default_tiling<float>(1000, 10, 40 * 1024);
     CHECK(f.region() == 21);
     CHECK(f.region_sites() * 4 <= 40 * 1024);
-    const auto d = io::default_tiling<double>(1000, 10, 40 * 1024);
+    const auto d = olive::default_tiling<double>(1000, 10, 40 * 1024);
     CHECK(d.region() == 17);
   }
 }

@@ -7,7 +7,7 @@
 
 #include "core/detected.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 // GPU launch bounds of the step kernel (max threads per block, min blocks per SM); 0, 0 = Kokkos' choice.
 // Set at configure time with -DKBRAIN_IO_MAX_THREADS / -DKBRAIN_IO_MIN_BLOCKS (scripts/tune_launch_bounds.sh).
@@ -41,7 +41,7 @@ template <class Exec, class F>
 void launch_csr_step(const F& f, std::int64_t begin, std::int64_t end, int min_blocks) {
   const auto run = [&](auto bounds) {
     using Bounds = decltype(bounds);
-    Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, Bounds>(begin, end), f);
+    Kokkos::parallel_for("kbrain::olive::step", Kokkos::RangePolicy<Exec, Bounds>(begin, end), f);
   };
   switch (min_blocks) {
     case 2: return run(Kokkos::LaunchBounds<kStepThreads, 2>{});
@@ -58,4 +58,4 @@ using ChainedLaunchOf = typename Backend::chained_launch;
 template <class Backend>
 inline constexpr bool kHasChainedLaunch = is_detected_v<ChainedLaunchOf, Backend>;
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

@@ -2,7 +2,7 @@
 // Inferior-olive cell constants (de Gruijl et al. 2012, InfOli reference code), see docs/models/inferior-olive.md.
 #include <string>
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 // How the two fast-K gates (soma x_s, axon x_a) are advanced: the reference code uses a literal 0.05 ms there
 // whatever dt is; `corrected` uses dt. Identical when dt = 0.05.
@@ -30,4 +30,4 @@ struct IoParameters {
 IoParameters io_parameter_set(const std::string& name);
 const char* const* io_parameter_set_names();  // null-terminated
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

@@ -6,7 +6,7 @@
 #include "models/common/device_math.hpp"
 #include "models/common/simd_exp.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 // NativeMath: the backend's own (libm and `/` on the host; on CUDA device_exp and device_div of
 // models/common/device_math.hpp). VectorMath: the branch-free polynomial with which host `omp simd` loops vectorise
@@ -85,4 +85,4 @@ struct GapKernelMathOf : NativeMath {
 using GapKernelMath = GapKernelMathOf<false>;
 using GapKernelTableFreeMath = GapKernelMathOf<true>;
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

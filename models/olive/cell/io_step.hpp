@@ -12,11 +12,11 @@
 
 #include "core/detected.hpp"
 #include "core/kokkos_compat.hpp"
-#include "models/io/io_math.hpp"
-#include "models/io/io_parameters.hpp"
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_math.hpp"
+#include "models/olive/cell/io_parameters.hpp"
+#include "models/olive/cell/io_state.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 // Constants converted once to the working precision.
 template <class Real>
@@ -316,4 +316,4 @@ IoStepFunctor<ExecSpace, Real, GapJunctions> make_step_functor(
   return f;
 }
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

@@ -8,7 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 enum Var : int {
   V_DEND, R_CAH, S_KCA, Q_H, CA_CONC, I_CAH,          // dendrite
@@ -52,7 +52,7 @@ template <class Exec, class Real, class MemSpace>
 void fill_initial_state(const StateView<Real, MemSpace>& s) {
   InitialStateFunctor<Real, MemSpace> f{s, {}};
   for (int k = 0; k < NUM_VARS; ++k) f.v[k] = Real(kInitialState[k]);
-  Kokkos::parallel_for("kbrain::io::initial_state",
+  Kokkos::parallel_for("kbrain::olive::initial_state",
                        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, s.extent(1)), f);
   Exec().fence();
 }
@@ -66,7 +66,7 @@ Kokkos::View<Real*, MemSpace> per_cell_view(const std::vector<double>& values, c
   if constexpr (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) {
     const double* src = values.data();
     Kokkos::parallel_for(
-        "kbrain::io::per_cell", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, n),
+        "kbrain::olive::per_cell", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, n),
         [=](const std::int64_t i) { out(i) = Real(src[i]); });
     Exec().fence();
   } else {
@@ -83,4 +83,4 @@ struct IoStateBuffers {
   void swap() { std::swap(cur, next); }
 };
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 struct MemoryPlanError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -45,4 +45,4 @@ void require_memory(const IoMemoryShape& shape, std::uint64_t available, const s
 
 std::string format_bytes(std::uint64_t bytes);
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

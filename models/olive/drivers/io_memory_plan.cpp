@@ -1,13 +1,13 @@
-#include "models/io/io_memory_plan.hpp"
+#include "models/olive/drivers/io_memory_plan.hpp"
 
 #include <algorithm>
 #include <limits>
 
 #include <fmt/format.h>
 
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_state.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 std::string format_bytes(std::uint64_t bytes) {
   const double b = static_cast<double>(bytes);
@@ -86,4 +86,4 @@ void require_memory(const IoMemoryShape& shape, std::uint64_t available, const s
       largest));
 }
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

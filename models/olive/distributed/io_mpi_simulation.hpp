@@ -32,15 +32,15 @@
 #include "core/parallel/comm_plan.hpp"
 #include "core/parallel/comm_plan_parallel.hpp"
 #include "core/parallel/mpi_plan.hpp"
-#include "models/io/io_gap_junctions.hpp"
-#include "models/io/io_halo_peer.hpp"
-#include "models/io/io_parameters.hpp"
-#include "models/io/io_simulation.hpp"
-#include "models/io/io_state.hpp"
-#include "models/io/io_step.hpp"
-#include "models/io/io_step_phases.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
+#include "core/parallel/halo_peer.hpp"
+#include "models/olive/cell/io_parameters.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
+#include "models/olive/cell/io_state.hpp"
+#include "models/olive/cell/io_step.hpp"
+#include "models/olive/distributed/io_step_phases.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 // True when the MPI library says it can read and write CUDA device memory (Open MPI's MPIX_Query_cuda_support).
 inline bool mpi_cuda_aware() {
@@ -113,7 +113,7 @@ class IoMpiSimulation {
         csr_.g = rows.g;
       } else {
         Kokkos::View<Real*, Mem> gj(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io_mpi_g"), rows.g.extent(0));
-        Kokkos::parallel_for("kbrain::io::convert_g",
+        Kokkos::parallel_for("kbrain::olive::convert_g",
                              Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, rows.g.extent(0)),
                              ConvertConductance<Real, Mem>{rows.g, gj});
         csr_.g = gj;
@@ -184,7 +184,7 @@ class IoMpiSimulation {
     if (exchange) {
       const double t0 = MPI_Wtime();
       if (!plan_.send_local.empty())
-        Kokkos::parallel_for("kbrain::io::halo_pack", Kokkos::RangePolicy<Exec>(0, send_idx_.extent(0)),
+        Kokkos::parallel_for("kbrain::olive::halo_pack", Kokkos::RangePolicy<Exec>(0, send_idx_.extent(0)),
                              HaloPackFunctor<Real, Mem>{state_.cur, send_idx_, send_buf_});
       if (peer) {
         peer_.post(send_buf_.data(), steps_done_);  // no MPI request: the tokens follow the interior launch
@@ -223,7 +223,7 @@ class IoMpiSimulation {
       phases_.wait_s += t1 - t0;
       if (mode_ == HaloExchangeMode::Staged) Kokkos::deep_copy(recv_buf_, recv_host_);
       if (plan_.halo > 0)
-        Kokkos::parallel_for("kbrain::io::halo_unpack", Kokkos::RangePolicy<Exec>(0, plan_.halo),
+        Kokkos::parallel_for("kbrain::olive::halo_unpack", Kokkos::RangePolicy<Exec>(0, plan_.halo),
                              HaloUnpackFunctor<Real, Mem>{state_.cur, peer ? peer_.received(steps_done_) : recv_buf_,
                                                           plan_.owned});
       if (fenced) {
@@ -309,7 +309,7 @@ class IoMpiSimulation {
       f.cell_begin = static_cast<int>(begin);
       f.cell_end = static_cast<int>(end);
       const auto chunks = (end - begin + kHostChunk - 1) / kHostChunk;
-      Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, HostChunkTag>(0, chunks), f);
+      Kokkos::parallel_for("kbrain::olive::step", Kokkos::RangePolicy<Exec, HostChunkTag>(0, chunks), f);
     } else {
       // the fused CSR step's launch bounds for this rank's rows (csr_step_min_blocks, io_step_launch.hpp)
       const double junctions_per_cell = double(csr_.sources.extent(0)) / double(std::max<std::int64_t>(1, plan_.owned));
@@ -348,4 +348,4 @@ class IoMpiSimulation {
   IoStepPhases phases_;
 };
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

@@ -1,8 +1,8 @@
-#include "models/io/io_parameters.hpp"
+#include "models/olive/cell/io_parameters.hpp"
 
 #include <stdexcept>
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 namespace {
 const char* const kNames[] = {"reference", nullptr};
@@ -17,4 +17,4 @@ IoParameters io_parameter_set(const std::string& name) {
                               "in [model.parameters], see docs/experiment-schema.md)");
 }
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

@@ -3,9 +3,9 @@
 #include <Kokkos_Core.hpp>
 
 #include "models/common/device_sampler.hpp"
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_state.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 template <class Real, class Mem>
 struct IoStateReader {
@@ -24,4 +24,4 @@ class IoSampler : public DeviceSampler<Exec, Real, IoStateReader<Real, typename 
   }
 };
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

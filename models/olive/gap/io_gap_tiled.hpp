@@ -21,11 +21,11 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/network/random_network_kernels.hpp"  // netgen::ExclusiveScan
-#include "models/io/io_gap_junctions.hpp"
-#include "models/io/io_state.hpp"
-#include "models/io/io_step.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
+#include "models/olive/cell/io_state.hpp"
+#include "models/olive/cell/io_step.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 // How the lattice is cut. side: lattice edge b (cells = N <= b^3, the last x-slab may be partial).
 struct BrickTiling {
@@ -200,11 +200,11 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
                                 " offsets for " + std::to_string(t.cells) + " cells");
   const std::int64_t n = t.cells;
   Kokkos::View<std::int64_t*, Mem> in_off("tiled_in_offsets", n + 1), out_off("tiled_out_offsets", n + 1);
-  Kokkos::parallel_for("kbrain::io::tiled_count", Kokkos::RangePolicy<Exec>(0, n),
+  Kokkos::parallel_for("kbrain::olive::tiled_count", Kokkos::RangePolicy<Exec>(0, n),
                        tiled::SplitRowsFunctor<Real, Mem, false>{t, csr, in_off, out_off, {}, {}, {}, {}});
-  Kokkos::parallel_scan("kbrain::io::tiled_scan_in", Kokkos::RangePolicy<Exec>(0, n + 1),
+  Kokkos::parallel_scan("kbrain::olive::tiled_scan_in", Kokkos::RangePolicy<Exec>(0, n + 1),
                         netgen::ExclusiveScan<Mem>{in_off});
-  Kokkos::parallel_scan("kbrain::io::tiled_scan_out", Kokkos::RangePolicy<Exec>(0, n + 1),
+  Kokkos::parallel_scan("kbrain::olive::tiled_scan_out", Kokkos::RangePolicy<Exec>(0, n + 1),
                         netgen::ExclusiveScan<Mem>{out_off});
   std::int64_t total_in = 0, total_out = 0;
   Kokkos::deep_copy(total_in, Kokkos::subview(in_off, n));
@@ -217,7 +217,7 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
     g_in = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tiled_g_in"), total_in);
     g_out = Kokkos::View<Real*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tiled_g_out"), total_out);
   }
-  Kokkos::parallel_for("kbrain::io::tiled_fill", Kokkos::RangePolicy<Exec>(0, n),
+  Kokkos::parallel_for("kbrain::olive::tiled_fill", Kokkos::RangePolicy<Exec>(0, n),
                        tiled::SplitRowsFunctor<Real, Mem, true>{t, csr, in_off, out_off, slots, out_src, g_in, g_out});
   Exec().fence();
   TiledGapJunctions<Real, Mem> out;
@@ -372,7 +372,7 @@ template <class Exec, class Real, class Math, bool Branchy, int MinTeams, class 
 void launch_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
                      const Kokkos::View<Real*, Mem>& out, bool gpu) {
   using Functor = TiledCurrentsFunctor<Exec, Real, Math, Branchy>;
-  Kokkos::parallel_for("kbrain::io::gap_currents_tiled",
+  Kokkos::parallel_for("kbrain::olive::gap_currents_tiled",
                        Kokkos::TeamPolicy<Exec, TiledLaunchBounds<MinTeams>>(gap.tiling.bricks(), gpu ? 8 : 1,
                                                                            gpu ? Functor::kLanes : 1)
                            .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(gap.tiling))),
@@ -403,4 +403,4 @@ void compute_tiled_gap_currents(const TiledGapJunctions<Real, Mem>& gap, const S
   }
 }
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

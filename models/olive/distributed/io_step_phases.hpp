@@ -4,7 +4,7 @@
 // they are not the phases' own times: the pack waits for the previous step's kernels, and the host waits in
 // MPI_Wait while the GPU still computes the interior. With phase fences every phase is fenced, so each time is the
 // phase's own and exchange_s() is the time a step spends on the halo exchange outside computation.
-namespace kbrain::io {
+namespace kbrain::olive {
 
 struct IoStepPhases {
   bool fenced = false;    // the times below are fenced phase times
@@ -19,4 +19,4 @@ struct IoStepPhases {
   double compute_s() const { return interior_s + border_s; }
 };
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

@@ -17,12 +17,12 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
-#include "models/io/io_gap_junctions.hpp"
-#include "models/io/io_math.hpp"
-#include "models/io/io_state.hpp"
-#include "models/io/io_step.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
+#include "models/olive/cell/io_math.hpp"
+#include "models/olive/cell/io_state.hpp"
+#include "models/olive/cell/io_step.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 template <class Exec, class Real>
 struct IoMeshPairFunctor {
@@ -136,7 +136,7 @@ void launch_mesh_pair(const IoStepFunctor<Exec, Real, MeshGapJunctions<Real, Mem
   const auto policy = Kokkos::Experimental::require(
       Kokkos::TeamPolicy<Exec, Bounds>(league, team).set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(tile_rows))),
       Kokkos::Experimental::WorkItemProperty::HintLightWeight);
-  Kokkos::parallel_for("kbrain::io::mesh_pair", policy, p);
+  Kokkos::parallel_for("kbrain::olive::mesh_pair", policy, p);
 }
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

@@ -13,16 +13,16 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/network/gap_network.hpp"
-#include "models/io/io_gap_split.hpp"
-#include "models/io/io_gap_tiled.hpp"
-#include "models/io/io_mesh_pair.hpp"
-#include "models/io/io_network_device.hpp"
-#include "models/io/io_parameters.hpp"
-#include "models/io/io_state.hpp"
-#include "models/io/io_step.hpp"
-#include "models/io/io_step_launch.hpp"
+#include "models/olive/gap/io_gap_split.hpp"
+#include "models/olive/gap/io_gap_tiled.hpp"
+#include "models/olive/launch/io_mesh_pair.hpp"
+#include "models/olive/gap/io_network_device.hpp"
+#include "models/olive/cell/io_parameters.hpp"
+#include "models/olive/cell/io_state.hpp"
+#include "models/olive/cell/io_step.hpp"
+#include "models/olive/launch/io_step_launch.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 template <class Backend, class Real>
 class IoSimulation {
@@ -288,7 +288,7 @@ class IoSimulation {
   int csr_step_min_blocks() const {
     if (csr_min_blocks_ != 0) return csr_min_blocks_;
     const double junctions = network_.mesh ? 0.0 : double(network_.csr.sources.extent(0));
-    return io::csr_step_min_blocks(sizeof(Real) == 8, cells_ > 0 ? junctions / double(cells_) : 0.0);
+    return olive::csr_step_min_blocks(sizeof(Real) == 8, cells_ > 0 ? junctions / double(cells_) : 0.0);
   }
 
   // Host backends: SIMD chunked kernel (default) or the plain one-cell-per-index kernel with libm exp (the
@@ -313,7 +313,7 @@ class IoSimulation {
     if constexpr (!Backend::is_gpu) {
       if (host_simd_) {  // host: chunks of cells with SIMD compartment loops (io_step.hpp)
         const auto chunks = (cells_ + kHostChunk - 1) / kHostChunk;
-        Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, HostChunkTag>(0, chunks), f);
+        Kokkos::parallel_for("kbrain::olive::step", Kokkos::RangePolicy<Exec, HostChunkTag>(0, chunks), f);
         return;
       }
     }
@@ -328,7 +328,7 @@ class IoSimulation {
         return;
       }
     }
-    Kokkos::parallel_for("kbrain::io::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(0, cells_), f);
+    Kokkos::parallel_for("kbrain::olive::step", Kokkos::RangePolicy<Exec, StepLaunchBounds>(0, cells_), f);
   }
 
   GapKernel choose_kernel() const {
@@ -397,4 +397,4 @@ class IoSimulation {
   Kokkos::View<Real*, Mem> i_gap_;
 };
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

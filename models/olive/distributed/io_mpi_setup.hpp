@@ -18,7 +18,7 @@
 #include "core/parallel/mpi_plan.hpp"
 #include "core/parallel/partition.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 // The partition for a network: `choice` Auto => tiles for a mesh, bricks for gaussian3d, blocks otherwise.
 // tiles need a mesh, bricks a gaussian3d lattice (std::invalid_argument otherwise).
@@ -72,4 +72,4 @@ RankPlan<Mem> make_rank_plan(const GapNetwork& net, const RandomNetworkTables* g
   return plan;
 }
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

@@ -8,9 +8,9 @@
 
 #include "core/network/gap_network.hpp"
 #include "core/network/generate_network.hpp"  // GeneratedNetwork::from_host
-#include "models/io/io_gap_junctions.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 template <class Real, class Mem>
 struct DeviceGapNetwork {
@@ -65,4 +65,4 @@ struct DeviceGapNetwork {
   }
 };
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

@@ -1,8 +1,9 @@
 #pragma once
-// The peer halo exchange of a distributed IO network (docs/mpi.md, "Peer exchange"): ranks on one node copy their
+// The peer halo exchange of a distributed network (docs/mpi.md, "Peer exchange"): ranks on one node copy their
 // packed halo blocks straight into their neighbours' device receive buffers through the backend's peer_transport
 // (CUDA: IPC), double buffered by step parity, and MPI carries only one step-numbered token per neighbour and step.
-// Only compiled with KBRAIN_ENABLE_MPI.
+// Model-independent: a Backend (for its peer_transport and memory space) and the value type of the halo. Only
+// compiled with KBRAIN_ENABLE_MPI.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -18,7 +19,7 @@
 #include "core/parallel/comm_plan.hpp"
 #include "core/parallel/mpi_plan.hpp"
 
-namespace kbrain::io {
+namespace kbrain {
 
 // How the halo values travel: Auto = peer copies where the backend and the placement of the ranks allow them, MPI
 // otherwise; Mpi = always through MPI; Peer = peer copies or an error.
@@ -188,4 +189,4 @@ class PeerHaloExchange {
   std::vector<long long> token_out_, token_in_;
 };
 
-}  // namespace kbrain::io
+}  // namespace kbrain

@@ -6,10 +6,10 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
-#include "models/io/io_math.hpp"
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_math.hpp"
+#include "models/olive/cell/io_state.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 // The term as (0.8 g * exp(...) + 0.2 g) * dV: with 0.8 g and 0.2 g computed once per kernel (the mesh keeps them,
 // constant-conductance CSR rows hoist them) it is one fused multiply-add and one product per junction, and the
@@ -191,4 +191,4 @@ struct MeshGapJunctions {
   }
 };
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive

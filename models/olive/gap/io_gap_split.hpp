@@ -10,11 +10,11 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "models/io/io_gap_junctions.hpp"
-#include "models/io/io_state.hpp"
-#include "models/io/io_step.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
+#include "models/olive/cell/io_state.hpp"
+#include "models/olive/cell/io_step.hpp"
 
-namespace kbrain::io {
+namespace kbrain::olive {
 
 // Gap currents computed by an earlier kernel this step.
 template <class Real, class Mem>
@@ -71,9 +71,9 @@ template <class Exec, class Real, class Mem = typename Exec::memory_space>
 void compute_split_gap_currents(const CsrGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
                                 const Kokkos::View<Real*, Mem>& out, int cells, bool gpu) {
   const int per_team = gpu ? 4 : 1, lanes = gpu ? 32 : 1;
-  Kokkos::parallel_for("kbrain::io::gap_currents",
+  Kokkos::parallel_for("kbrain::olive::gap_currents",
                        Kokkos::TeamPolicy<Exec>((cells + per_team - 1) / per_team, per_team, lanes),
                        CsrCurrentsFunctor<Exec, Real>{gap, cur, out, cells});
 }
 
-}  // namespace kbrain::io
+}  // namespace kbrain::olive
