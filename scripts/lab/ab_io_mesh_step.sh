@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# A/B of the CUDA IO mesh step between two source trees on one GPU machine: bench/io_mesh_step_ab.cpp compiled
+# A/B of the CUDA IO mesh step between two source trees on one GPU machine: bench/lab/io_mesh_step_ab.cpp compiled
 # against each tree's models/, run in 5 interleaved rounds at 1024 x 1024 (5.17 waves of the H200's 132 SMs) and
 # 1006 x 1006 (4.99 waves), with ptxas' register and spill counts of each tree's double step.
-#   scripts/ab_io_mesh_step.sh TREE_A TREE_B [OUT]     e.g. TREE_A from: git worktree add /tmp/base <commit>
+#   scripts/lab/ab_io_mesh_step.sh TREE_A TREE_B [OUT]     e.g. TREE_A from: git worktree add /tmp/base <commit>
 # Needs nvcc; builds a CUDA Kokkos from the bundled source once (KBRAIN_AB_KOKKOS, default /tmp/kbrain-ab-kokkos).
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-a="$(cd "${1:?usage: scripts/ab_io_mesh_step.sh TREE_A TREE_B [OUT]}" && pwd)"
-b="$(cd "${2:?usage: scripts/ab_io_mesh_step.sh TREE_A TREE_B [OUT]}" && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+a="$(cd "${1:?usage: scripts/lab/ab_io_mesh_step.sh TREE_A TREE_B [OUT]}" && pwd)"
+b="$(cd "${2:?usage: scripts/lab/ab_io_mesh_step.sh TREE_A TREE_B [OUT]}" && pwd)"
 out="${3:-$here/out/ab}"
 mkdir -p "$out"
-source "$here/scripts/probe_kokkos.sh"
+source "$here/scripts/lab/probe_kokkos.sh"
 probe_kokkos "$out/kokkos.log"
 build() {  # label tree
-  probe_compile "$here/bench/io_mesh_step_ab.cpp" "$out/ab_$1" "$out/build_$1.log" "$2"
+  probe_compile "$here/bench/lab/io_mesh_step_ab.cpp" "$out/ab_$1" "$out/build_$1.log" "$2"
   echo "$1 ($2): double step $(grep -A2 'Function properties for.*IoStepFunctor.*CudaEd' "$out/build_$1.log" |
     grep -o 'Used [0-9]* registers\|[0-9]* bytes spill stores' | paste -sd' ')"
 }

@@ -1,4 +1,4 @@
-# Sourced by the standalone CUDA probes (scripts/ab_io_mesh_step.sh, scripts/tune_mesh_pair.sh): builds a CUDA
+# Sourced by the standalone CUDA probes (scripts/lab/ab_io_mesh_step.sh, scripts/lab/tune_mesh_pair.sh): builds a CUDA
 # Kokkos from the bundled source once into $kk (KBRAIN_AB_KOKKOS, default /tmp/kbrain-ab-kokkos) and defines
 # probe_compile SRC EXE LOG [nvcc args]: the probe compiled and linked against it with ptxas' register report.
 here="${here:?set here to the repository root before sourcing probe_kokkos.sh}"

@@ -2,14 +2,14 @@
 # Why the CUDA IO step takes the time it does: Nsight Compute on one launch of the 1M-cell mesh step (float and
 # double: throughput, occupancy, issue, warp stalls, instruction counts), and the SASS instruction mix of the two
 # kernels from cuobjdump. Needs a CUDA build (scripts/gpu_check.sh's build stage) and ncu/cuobjdump of the toolkit.
-#   scripts/profile_io_step.sh OUT        results: OUT/ncu_{float,double}.txt, OUT/mesh.sass, OUT/sass_mix.txt
+#   scripts/lab/profile_io_step.sh OUT        results: OUT/ncu_{float,double}.txt, OUT/mesh.sass, OUT/sass_mix.txt
 # KBRAIN_PROFILE_KERNEL (regex of the kernel's demangled name, default IoStepFunctor) and KBRAIN_PROFILE_BENCH
 # (kbrain_bench filter, PREC standing for the precision; default ^io_step/cuda/PREC/1024x1024/mesh) profile another
 # kernel, e.g. the tiled Gaussian gap kernel: TiledCurrentsFunctor and ^io_step_generated/cuda/PREC/gaussian3d/4194304/1000/tiled$
 # ncu runs the kernel at its locked base clock (1.44 GHz on an H200), so its durations exceed kbrain_bench's.
 set -uo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${1:?usage: scripts/profile_io_step.sh OUT}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+out="${1:?usage: scripts/lab/profile_io_step.sh OUT}"
 mkdir -p "$out"
 bench="${KBRAIN_BUILD:-$here/build/cuda}/bench/kbrain_bench"
 cuda_bin="$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")"

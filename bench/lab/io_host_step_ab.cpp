@@ -1,5 +1,5 @@
 // The host IO mesh step alone, for A/B comparisons of source trees and compiler flags on one machine
-// (scripts/ab_io_host_step.sh compiles this file once per tree and flag set). Same inputs as kbrain_bench's io_step
+// (scripts/lab/ab_io_host_step.sh compiles this file once per tree and flag set). Same inputs as kbrain_bench's io_step
 // benchmark: reference initial state, g_CaL = 0.6 + 0.2 (i mod 97) / 97, I_app = 6 every 10th step. For float and
 // double it times the SIMD chunk kernel (HostChunkTag) and the straightforward scalar kernel (one cell per index,
 // libm exp) on the default host execution space (OpenMP when enabled: its thread count comes from OMP_NUM_THREADS).

@@ -3,7 +3,7 @@
 // variant checked bit for bit against one-step launches after 40 steps, then timed as the median of 5 runs of 200
 // steps (one fence per run). Same inputs as kbrain_bench's io_step benchmark (reference
 // initial state, g_CaL = 0.6 + 0.2 (i mod 97) / 97, I_app = 6 every 10th step). Not part of the CMake build:
-// scripts/tune_mesh_pair.sh compiles and runs it.
+// scripts/lab/tune_mesh_pair.sh compiles and runs it.
 //   io_mesh_pair_tune [SIDE]
 #include <Kokkos_Core.hpp>
 

@@ -1,4 +1,4 @@
-// The CUDA IO mesh step alone, for A/B comparisons of two source trees on one machine (scripts/ab_io_mesh_step.sh
+// The CUDA IO mesh step alone, for A/B comparisons of two source trees on one machine (scripts/lab/ab_io_mesh_step.sh
 // compiles this file once against each tree). Same inputs as kbrain_bench's io_step benchmark: reference initial
 // state, g_CaL = 0.6 + 0.2 (i mod 97) / 97, I_app = 6 every 10th step, launch bounds 256 x 6. Prints the median
 // ns/cell-step of 5 runs of 200 steps (one fence per run) for double and float. It fills the state itself and uses
