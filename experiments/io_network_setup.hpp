@@ -31,8 +31,9 @@ olive::IoMemoryShape io_memory_shape(const IoRunPlan& plan) {
     s.per_junction_g = !plan.generator->spec.constant_conductance();
     s.symmetric = plan.generator->spec.symmetric;
     s.generator_table_bytes = plan.generator->table_bytes();
-    s.tiled_lists = olive::IoSimulation<Backend, Real>::tiles_by_default(
-        plan.generator->spec.kind == RandomNetworkSpec::Kind::Gaussian3d, s.junctions, s.cells);
+    s.tiled_lists = olive::tiles_by_default(Backend::is_gpu,
+                                            plan.generator->spec.kind == RandomNetworkSpec::Kind::Gaussian3d,
+                                            s.junctions, s.cells);
   } else {
     s.junctions = net.junctions();
     s.per_junction_g = !net.conductance.empty();
@@ -54,14 +55,16 @@ void check_io_memory(const IoRunPlan& plan) {
                      std::string(Backend::name) + " (" + hw.device + ")");
 }
 
-// The simulation of `plan` on Backend; sets res.generate_s and res.junctions.
+// The simulation of `plan` on Backend (its gap strategy chosen for plan.gap_kernel, built here: the tiled lists are
+// part of the setup phase); sets res.generate_s and res.junctions.
 template <class Backend, class Real>
 olive::IoSimulation<Backend, Real> make_io_simulation(const IoRunPlan& plan, IoRunResult& res) {
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
+  const olive::GapKernelRequest request = olive::parse_gap_kernel_request(plan.gap_kernel);
   if (!plan.generator) {
     res.junctions = plan.network->junctions();
-    return olive::IoSimulation<Backend, Real>(plan.params, *plan.network, plan.g_cal, plan.use_mesh_kernel);
+    return olive::IoSimulation<Backend, Real>(plan.params, *plan.network, plan.g_cal, plan.use_mesh_kernel, request);
   }
   Stopwatch generate;
   const auto net = generate_network<Exec, Real, Mem>(*plan.generator);  // fences
@@ -71,7 +74,7 @@ olive::IoSimulation<Backend, Real> make_io_simulation(const IoRunPlan& plan, IoR
       plan.params,
       olive::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g, net.g_const,
                                                       net.lattice_side),
-      plan.g_cal);
+      plan.g_cal, request);
 }
 
 }  // namespace kbrain

@@ -35,7 +35,7 @@ struct IoRunPlan {
   std::int64_t probe_every = 1;
   bool count_spikes = true;
   bool use_mesh_kernel = true;
-  std::string gap_kernel = "auto";  // CSR networks: auto | fused | split | tiled (IoSimulation::set_gap_*)
+  std::string gap_kernel = "auto";  // CSR networks: auto | fused | split | tiled (olive::parse_gap_kernel_request)
   bool progress = true;
 };
 
@@ -52,7 +52,7 @@ struct IoRunResult {
   std::int64_t spikes = 0;
   std::vector<std::int64_t> spike_steps;   // step of every spike (for agreement over a common prefix)
   std::vector<double> probe_v_axon;        // (steps / probe_every) x probe_cells, sample-major
-  std::string gap_kernel;  // IoSimulation::gap_kernel_name(): mesh (, 2 steps per launch), CSR, CSR split, tiled B^3+H
+  std::string gap_kernel;  // IoSimulation::strategy_name(): mesh (, 2 steps per launch), CSR, CSR split, tiled B^3+H
   std::int64_t device_bytes = 0;
 };
 

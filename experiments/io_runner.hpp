@@ -58,14 +58,9 @@ IoRunResult run_io(const IoRunPlan& plan) {
     probe_sampler.emplace(std::vector<int>{olive::V_AXON}, plan.probe_cells, 1024);
     res.probe_v_axon.reserve(static_cast<std::size_t>(steps * plan.probe_cells.size()));
   }
-  if (plan.gap_kernel != "auto") {
-    sim.set_gap_split(plan.gap_kernel == "split" ? 1 : 0);
-    sim.set_gap_tiling(plan.gap_kernel == "tiled" ? 1 : 0);
-  }
-  sim.prepare();  // chooses the gap kernel and builds its lists (tiled) inside the setup phase
   sim.fence();
   res.setup_s = setup.seconds() - res.generate_s;
-  res.gap_kernel = sim.gap_kernel_name();
+  res.gap_kernel = sim.strategy_name();
   res.device_bytes = sim.device_bytes();
 
   // ---------------- simulate (+ output at drain points) ----------------

@@ -1,10 +1,11 @@
-// Two steps per launch on the mesh (models/olive/launch/io_mesh_pair.hpp, IoSimulation::set_step_pairs) on every backend:
+// Two steps per launch on the mesh (models/olive/launch/io_mesh_pair.hpp, the mesh-pairs GapStrategy) on every backend:
 // the state and the spikes equal those of one-step launches bit for bit, for meshes smaller than a tile, with
 // partial tiles and a single row, in float and double, with held-back steps launched alone where a per-cell
 // current or a read of the state needs it.
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "core/network/gap_network.hpp"
@@ -24,15 +25,17 @@ struct Run {
 
 // 301 steps: I_app 6 on steps 50..149, per-cell currents on steps 77 and 78, every variable read after step 101.
 template <class Backend, class Real>
-Run run(const GapNetwork& net, int pairs_mode) {
+Run run(const GapNetwork& net, bool pairs) {
   std::vector<double> g_cal(net.cells), per_cell(net.cells);
   for (std::int64_t i = 0; i < net.cells; ++i) {
     g_cal[i] = 0.6 + 0.2 * double(i % 13) / 13.0;
     per_cell[i] = double(i % 5) - 2.0;
   }
-  olive::IoSimulation<Backend, Real> sim(olive::IoParameters{}, net, g_cal, true);
-  sim.set_host_simd(false);  // host: the plain one-cell kernel, whose Math the pair kernel uses
-  sim.set_step_pairs(pairs_mode);
+  olive::GapStrategy strategy = olive::IoSimulation<Backend, Real>(olive::IoParameters{}, net, g_cal, true).strategy();
+  strategy.kernel = pairs ? olive::GapKernel::MeshPairs : olive::GapKernel::Mesh;
+  // host: the plain one-cell kernel, whose Math the pair kernel uses
+  olive::IoSimulation<Backend, Real, olive::ScalarHostKernels<Real>> sim(olive::IoParameters{}, net, g_cal, true,
+                                                                          strategy);
   sim.enable_spikes(-20.0);
   Run out;
   out.pairs = sim.step_pairs();
@@ -49,7 +52,7 @@ Run run(const GapNetwork& net, int pairs_mode) {
 
 template <class Backend, class Real>
 void check_pairs_equal_single_steps(const GapNetwork& net) {
-  const Run one = run<Backend, Real>(net, 0), two = run<Backend, Real>(net, 1);
+  const Run one = run<Backend, Real>(net, false), two = run<Backend, Real>(net, true);
   CHECK_FALSE(one.pairs);
   CHECK(two.pairs);
   CHECK(test::max_abs_diff(one.state, two.state) == 0.0);
@@ -83,8 +86,11 @@ TEST_SUITE("io_mesh_pair") {
     olive::IoSimulation<Backend, float> csr_f(olive::IoParameters{}, net, g_cal, false);
     CHECK(mesh_f.step_pairs() == Backend::is_gpu);
     CHECK_FALSE(mesh_d.step_pairs());
-    csr_f.set_step_pairs(1);
-    CHECK_FALSE(csr_f.step_pairs());  // CSR networks never pair
+    CHECK_FALSE(csr_f.step_pairs());
+    olive::GapStrategy pairs;
+    pairs.kernel = olive::GapKernel::MeshPairs;
+    CHECK_THROWS_AS(olive::IoSimulation<Backend, float>(olive::IoParameters{}, net, g_cal, false, pairs),
+                    std::invalid_argument);  // CSR networks never pair
   }
   TEST_CASE_TEMPLATE_APPLY(io_mesh_pair_default, KBRAIN_TEST_BACKENDS);
 }

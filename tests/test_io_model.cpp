@@ -32,9 +32,9 @@ std::vector<double> heterogeneous_g_cal(std::int64_t cells) {
 // Runs `steps` with a pulse early on (so cells spike and diverge), returns every variable of every cell.
 template <class Backend, class Real>
 std::vector<std::vector<double>> simulate(const GapNetwork& net, const std::vector<double>& g_cal, int steps,
-                                          bool mesh_kernel, olive::IoParameters p = {}, int gap_split = -1) {
-  olive::IoSimulation<Backend, Real> sim(p, net, g_cal, mesh_kernel);
-  sim.set_gap_split(gap_split);
+                                          bool mesh_kernel, olive::IoParameters p = {},
+                                          olive::GapKernelRequest request = olive::GapKernelRequest::Auto) {
+  olive::IoSimulation<Backend, Real> sim(p, net, g_cal, mesh_kernel, request);
   return test::run_pulse_and_read_state(sim, steps);
 }
 
@@ -88,8 +88,9 @@ TEST_SUITE("io_model") {
       std::vector<std::vector<double>> state[2];
       typename olive::IoSimulation<Backend, double>::SpikeEvents spikes[2];
       for (const bool chained : {true, false}) {
-        olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, net, g, mesh_kernel);
-        sim.set_chained_launch(chained);
+        olive::GapStrategy strategy = olive::IoSimulation<Backend, double>(olive::IoParameters{}, net, g, mesh_kernel).strategy();
+        strategy.chained_launch = chained;
+        olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, net, g, mesh_kernel, strategy);
         sim.enable_spikes(-20.0);
         for (int n = 0; n < 400; ++n) {
           sim.step(n >= 50 && n < 150 ? 6.0 : 0.0);
@@ -121,10 +122,11 @@ TEST_SUITE("io_model") {
       const GapNetwork net = all_to_all ? make_all_to_all(64, 0.004) : make_mesh2d(40, 33, 0.04);
       const auto g = heterogeneous_g_cal(net.cells);
       std::vector<std::vector<double>> reference;
-      for (const int min_blocks : {0, 2, 3, 4, 6}) {
+      for (const int min_blocks : {0, 2, 4}) {  // 0: the chooser's
         CAPTURE(min_blocks);
-        olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, net, g, false);
-        sim.set_csr_step_min_blocks(min_blocks);
+        olive::GapStrategy strategy = olive::IoSimulation<Backend, double>(olive::IoParameters{}, net, g, false).strategy();
+        if (min_blocks != 0) strategy.csr_min_blocks = min_blocks;
+        olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, net, g, false, strategy);
         CHECK(sim.csr_step_min_blocks() == (min_blocks != 0 ? min_blocks : all_to_all ? 2 : 4));
         const auto state = test::run_pulse_and_read_state(sim, 300);
         if (reference.empty())
@@ -134,8 +136,11 @@ TEST_SUITE("io_model") {
       }
       CHECK(olive::IoSimulation<Backend, float>(olive::IoParameters{}, net, g, false).csr_step_min_blocks() == 4);
     }
-    olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, make_mesh2d(4, 4, 0.04), heterogeneous_g_cal(16), false);
-    CHECK_THROWS_AS(sim.set_csr_step_min_blocks(5), std::invalid_argument);
+    olive::GapStrategy five;
+    five.csr_min_blocks = 5;
+    CHECK_THROWS_AS(olive::IoSimulation<Backend, double>(olive::IoParameters{}, make_mesh2d(4, 4, 0.04),
+                                                         heterogeneous_g_cal(16), false, five),
+                    std::invalid_argument);
   }
   TEST_CASE_TEMPLATE_APPLY(io_csr_launch_bounds, KBRAIN_TEST_BACKENDS);
 
@@ -165,9 +170,9 @@ TEST_SUITE("io_model") {
         net.conductance.resize(net.sources.size());
         for (std::size_t k = 0; k < net.sources.size(); ++k) net.conductance[k] = 0.01 + 0.001 * double(k % 37);
       }
-      const auto fused = simulate<Backend, double>(net, g, 300, false, {}, 0);
-      const auto split = simulate<Backend, double>(net, g, 300, false, {}, 1);
-      const auto serial = simulate<SerialBackend, double>(net, g, 300, false, {}, 0);
+      const auto fused = simulate<Backend, double>(net, g, 300, false, {}, olive::GapKernelRequest::Fused);
+      const auto split = simulate<Backend, double>(net, g, 300, false, {}, olive::GapKernelRequest::Split);
+      const auto serial = simulate<SerialBackend, double>(net, g, 300, false, {}, olive::GapKernelRequest::Fused);
       if (Backend::is_gpu) {  // lanes add in a tree: rounding differs
         CHECK(max_abs_diff(fused, split) < 1e-9);
         CHECK(max_abs_diff(serial, split) < 1e-9);
@@ -223,4 +228,62 @@ TEST_SUITE("io_model") {
     CHECK(bits(0) != bits(1));
   }
   TEST_CASE_TEMPLATE_APPLY(io_rng, KBRAIN_TEST_BACKENDS);
+}
+
+TEST_SUITE("io_model") {
+  TEST_CASE("gap strategy chooser: the defaults, the requests and their limits") {
+    using olive::GapKernel;
+    using olive::GapKernelRequest;
+    const auto input = [](bool mesh, bool lattice, double degree, bool gpu, bool dbl) {
+      olive::GapChoiceInput in;
+      in.cells = 1000;
+      in.junctions = mesh ? 0.0 : degree * 1000;
+      in.mesh = mesh;
+      in.lattice = lattice;
+      in.gpu = gpu;
+      in.double_precision = dbl;
+      return in;
+    };
+    const auto kernel = [](const olive::GapChoiceInput& in, GapKernelRequest r = GapKernelRequest::Auto) {
+      return olive::choose_gap_strategy(in, r).kernel;
+    };
+    // mesh: two steps per launch on GPUs in float only; requests do not change a mesh
+    CHECK(kernel(input(true, false, 0, true, false)) == GapKernel::MeshPairs);
+    CHECK(kernel(input(true, false, 0, true, true)) == GapKernel::Mesh);
+    CHECK(kernel(input(true, false, 0, false, false)) == GapKernel::Mesh);
+    CHECK(kernel(input(true, false, 0, true, false), GapKernelRequest::Split) == GapKernel::MeshPairs);
+    // CSR: split on GPUs in float from kSplitMinDegree, tiled on GPU lattices from kTiledMinDegree
+    CHECK(kernel(input(false, false, 1000, true, false)) == GapKernel::Split);
+    CHECK(kernel(input(false, false, 1000, true, true)) == GapKernel::Fused);
+    CHECK(kernel(input(false, false, 100, true, false)) == GapKernel::Fused);
+    CHECK(kernel(input(false, false, 1000, false, false)) == GapKernel::Fused);
+    CHECK(kernel(input(false, true, 1000, true, true)) == GapKernel::Tiled);
+    CHECK(kernel(input(false, true, 1000, true, false)) == GapKernel::Tiled);
+    CHECK(kernel(input(false, true, 100, true, false)) == GapKernel::Fused);
+    CHECK(kernel(input(false, true, 1000, false, true)) == GapKernel::Fused);
+    // requests
+    CHECK(kernel(input(false, true, 1000, true, false), GapKernelRequest::Fused) == GapKernel::Fused);
+    CHECK(kernel(input(false, true, 1000, true, false), GapKernelRequest::Split) == GapKernel::Split);
+    CHECK(kernel(input(false, true, 10, false, true), GapKernelRequest::Tiled) == GapKernel::Tiled);
+    CHECK(kernel(input(false, false, 10, false, true), GapKernelRequest::Split) == GapKernel::Split);
+    CHECK_THROWS_WITH_AS(kernel(input(false, false, 10, true, true), GapKernelRequest::Tiled),
+                         doctest::Contains("lattice"), std::invalid_argument);
+    // launch details: chained launch in double; the fused CSR step's blocks per SM
+    CHECK(olive::choose_gap_strategy(input(true, false, 0, true, true)).chained_launch);
+    CHECK_FALSE(olive::choose_gap_strategy(input(true, false, 0, true, false)).chained_launch);
+    CHECK(olive::choose_gap_strategy(input(false, false, 100, true, true)).csr_min_blocks == 2);
+    CHECK(olive::choose_gap_strategy(input(false, false, 10, true, true)).csr_min_blocks == 4);
+    CHECK(olive::choose_gap_strategy(input(false, false, 100, true, false)).csr_min_blocks == 4);
+    // names as run.json records them
+    CHECK(olive::gap_kernel_name(GapKernel::Mesh) == "mesh");
+    CHECK(olive::gap_kernel_name(GapKernel::MeshPairs) == "mesh, 2 steps per launch");
+    CHECK(olive::gap_kernel_name(GapKernel::Fused) == "CSR");
+    CHECK(olive::gap_kernel_name(GapKernel::Split) == "CSR split");
+    // the request's spelling
+    CHECK(olive::parse_gap_kernel_request("auto") == GapKernelRequest::Auto);
+    CHECK(olive::parse_gap_kernel_request("fused") == GapKernelRequest::Fused);
+    CHECK(olive::parse_gap_kernel_request("split") == GapKernelRequest::Split);
+    CHECK(olive::parse_gap_kernel_request("tiled") == GapKernelRequest::Tiled);
+    CHECK_THROWS_AS(olive::parse_gap_kernel_request("mesh"), std::invalid_argument);
+  }
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <vector>
+#include <string>
 
 #include "core/network/generate_network.hpp"
 #include "core/network/random_network.hpp"
@@ -50,18 +51,23 @@ auto host(const V& v) {
 
 struct Cut {
   int brick, halo;
-  bool bank_order = false;
 };
 
-// Every variable of every cell after `steps` steps with a pulse; tiled = -1 default, 0 fused, 1 tiled (cut).
+// Every variable of every cell after `steps` steps with a pulse; tiled: the tiled kernel with `cut`, else fused.
 template <class Backend>
-std::vector<std::vector<double>> run(const RandomNetworkSpec& spec, int tiled, Cut cut, int steps = 300) {
+std::vector<std::vector<double>> run(const RandomNetworkSpec& spec, bool tiled, Cut cut, int steps = 300) {
   std::vector<double> g_cal(spec.cells);
   for (std::int64_t i = 0; i < spec.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 13) / 13.0;
-  olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, device_network<Backend>(spec), g_cal);
-  sim.set_gap_split(0);
-  sim.set_gap_tiling(tiled, cut.brick, cut.halo, cut.bank_order);
-  CHECK((sim.gap_kernel() == olive::IoSimulation<Backend, double>::GapKernel::Tiled) == (tiled == 1));
+  const auto network = device_network<Backend>(spec);
+  olive::GapStrategy strategy = olive::choose_gap_strategy(
+      olive::IoSimulation<Backend, double>::choice_input(network),
+      tiled ? olive::GapKernelRequest::Tiled : olive::GapKernelRequest::Fused);
+  strategy.tile_brick = cut.brick;
+  strategy.tile_halo = cut.halo;
+  olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, network, g_cal, strategy);
+  CHECK((sim.strategy().kernel == olive::GapKernel::Tiled) == tiled);
+  if (tiled)
+    CHECK(sim.strategy_name() == "tiled " + std::to_string(cut.brick) + "^3+" + std::to_string(cut.halo));
   return test::run_pulse_and_read_state(sim, steps);
 }
 
@@ -122,49 +128,6 @@ TEST_SUITE("io_tiled") {
   }
   TEST_CASE_TEMPLATE_APPLY(io_tiled_lists, KBRAIN_TEST_BACKENDS);
 
-  TEST_CASE_TEMPLATE_DEFINE("bank order: each row's in-cube junctions, round by round, one per bank residue", Backend,
-                            io_tiled_bank_order) {
-    using Exec = typename Backend::execution_space;
-    const auto spec = lattice_spec(3000, true);
-    const auto d = device_network<Backend>(spec);
-    olive::BrickTiling t;
-    t.cells = spec.cells;
-    t.side = d.lattice_side;
-    t.brick = 2;
-    t.halo = 6;  // a 14^3 cube: almost every junction is in it, rows of ~40
-    const auto csr_order = olive::build_tiled_gap<Exec, double>(d.csr, t);
-    t.bank_order = true;
-    const auto banked = olive::build_tiled_gap<Exec, double>(d.csr, t);
-    const auto off = host(csr_order.in_offsets), off_b = host(banked.in_offsets);
-    const auto slots = host(csr_order.slots), slots_b = host(banked.slots);
-    const auto g = host(csr_order.g_in), g_b = host(banked.g_in);
-    const auto out_a = host(csr_order.out_sources), out_b = host(banked.out_sources);
-    constexpr int banks = olive::tiled::kBankSlots<double>;
-    std::int64_t bad = 0, full_rounds = 0;
-    for (std::int64_t i = 0; i < spec.cells; ++i) {
-      bad += off(i) != off_b(i);
-      // Reference: CSR-order junctions bucketed by slot mod 16, then taken round by round.
-      std::vector<std::vector<std::int64_t>> bucket(banks);
-      for (std::int64_t k = off(i); k < off(i + 1); ++k) bucket[slots(k) % banks].push_back(k);
-      std::int64_t at = off(i);
-      for (std::size_t round = 0; at < off(i + 1); ++round) {
-        int in_round = 0;
-        for (int b = 0; b < banks; ++b)
-          if (round < bucket[b].size()) {
-            const std::int64_t k = bucket[b][round];
-            bad += slots_b(at) != slots(k) || g_b(at) != g(k);
-            ++at, ++in_round;
-          }
-        full_rounds += in_round == banks;
-      }
-    }
-    CHECK(bad == 0);
-    CHECK(full_rounds > 0);  // some rounds cover all 16 residues: the order does something
-    bool same_out = out_a.extent(0) == out_b.extent(0);
-    for (std::size_t k = 0; same_out && k < out_a.extent(0); ++k) same_out = out_a(k) == out_b(k);
-    CHECK(same_out);  // out-of-cube junctions keep CSR order
-  }
-  TEST_CASE_TEMPLATE_APPLY(io_tiled_bank_order, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE_TEMPLATE_DEFINE("tiled gap currents agree with the fused kernel", Backend, io_tiled_vs_fused) {
     for (const std::int64_t cells : {std::int64_t(4096), std::int64_t(3000)}) {
@@ -172,14 +135,13 @@ TEST_SUITE("io_tiled") {
         CAPTURE(cells);
         CAPTURE(g_range);
         const auto spec = lattice_spec(cells, g_range);
-        const auto fused = run<Backend>(spec, 0, {0, 0});
+        const auto fused = run<Backend>(spec, false, {0, 0});
         CHECK(fused[olive::V_DEND][0] != fused[olive::V_DEND][1]);  // coupled cells with different g_CaL differ
-        // a tail outside; all outside; ~all inside; the first and last with the in-cube lists in bank order
-        for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}, Cut{3, 2, true}, Cut{2, 6, true}}) {
+        // a tail outside; all outside; ~all inside
+        for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}}) {
           CAPTURE(cut.brick);
           CAPTURE(cut.halo);
-          CAPTURE(cut.bank_order);
-          CHECK(max_abs_diff(fused, run<Backend>(spec, 1, cut)) < 1e-9);
+          CHECK(max_abs_diff(fused, run<Backend>(spec, true, cut)) < 1e-9);
         }
       }
     }
@@ -200,26 +162,23 @@ TEST_SUITE("io_tiled") {
     Kokkos::View<double*, Mem> by_row("by_row", cells);
     olive::compute_split_gap_currents<Exec, double>(d.csr, state, by_row, cells, Backend::is_gpu);
     const auto want = host(by_row);
-    for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}, Cut{2, 6, true}}) {
+    for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}}) {
       CAPTURE(cut.brick);
       CAPTURE(cut.halo);
-      CAPTURE(cut.bank_order);
       olive::BrickTiling t;
       t.cells = spec.cells;
       t.side = d.lattice_side;
       t.brick = cut.brick;
       t.halo = cut.halo;
-      t.bank_order = cut.bank_order;
       const auto tl = olive::build_tiled_gap<Exec, double>(d.csr, t);
       Kokkos::View<double*, Mem> tiled_out("tiled", cells);
-      std::vector<std::vector<double>> by_choice;  // {table, branch per junction}: 00, 10, 01, 11, then 4 teams
-      for (const olive::TiledKernelChoice choice : {olive::TiledKernelChoice{false, false}, olive::TiledKernelChoice{true, false},
-                                                 olive::TiledKernelChoice{false, true}, olive::TiledKernelChoice{true, true},
-                                                 olive::TiledKernelChoice{false, false, 4}}) {
-        CAPTURE(choice.table_exp);
-        CAPTURE(choice.branch_per_junction);
+      // The benchmarks' TiledKernel variants: {table, branch per junction}: 00, 10, 01, 11, then 4 teams.
+      std::vector<std::vector<double>> by_choice;
+      const auto check_variant = [&](auto kernel, const char* name) {
+        using Kernel = decltype(kernel);
+        CAPTURE(name);
         Kokkos::deep_copy(tiled_out, -1e300);
-        olive::compute_tiled_gap_currents<Exec, double>(tl, state, tiled_out, Backend::is_gpu, choice);
+        olive::compute_tiled_gap_currents<Exec, double, Kernel>(tl, state, tiled_out, Backend::is_gpu);
         const auto got = host(tiled_out);
         by_choice.emplace_back(got.data(), got.data() + cells);
         std::int64_t bad = 0, first = -1;
@@ -232,7 +191,12 @@ TEST_SUITE("io_tiled") {
         CAPTURE(first >= 0 ? got(first) : 0.0);
         CAPTURE(first >= 0 ? want(first) : 0.0);
         CHECK(bad == 0);
-      }
+      };
+      check_variant(olive::TiledKernel<olive::GapKernelTableFreeMath, false, 5>{}, "table-free, branch-free");
+      check_variant(olive::TiledKernel<olive::GapKernelMath, false, 5>{}, "table, branch-free");
+      check_variant(olive::TiledKernel<olive::GapKernelTableFreeMath, true, 5>{}, "table-free, branchy");
+      check_variant(olive::TiledKernel<olive::GapKernelMath, true, 5>{}, "table, branchy");
+      check_variant(olive::TiledKernel<olive::GapKernelTableFreeMath, false, 4>{}, "table-free, branch-free, 4 teams");
       // Each vector lane adds its junctions in the same order with or without a branch per junction, and a
       // junction past the row's end adds exactly 0: the same sums, bit for bit, on every backend. On a GPU the two
       // exponentials round differently somewhere (on the host both are libm's).

@@ -15,6 +15,7 @@
 #include "models/olive/cell/io_math.hpp"
 #include "models/olive/cell/io_parameters.hpp"
 #include "models/olive/cell/io_state.hpp"
+#include "models/olive/launch/olive_launch_traits.hpp"
 
 namespace kbrain::olive {
 
@@ -45,7 +46,7 @@ struct IoConstants {
 
 // Host backends run the step over chunks of kHostChunk cells: each compartment is one `omp simd` loop.
 struct HostChunkTag {};
-inline constexpr int kHostChunk = 64;
+inline constexpr int kHostChunk = HostLaunch::host_chunk;
 
 // Spike events found during one step, appended with an atomic counter; the host drains them (sorted) later.
 template <class Mem>

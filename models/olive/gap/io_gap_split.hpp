@@ -70,7 +70,8 @@ struct CsrCurrentsFunctor {
 template <class Exec, class Real, class Mem = typename Exec::memory_space>
 void compute_split_gap_currents(const CsrGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
                                 const Kokkos::View<Real*, Mem>& out, int cells, bool gpu) {
-  const int per_team = gpu ? 4 : 1, lanes = gpu ? 32 : 1;
+  const int per_team = gpu ? GpuLaunch::split_cells_per_team : HostLaunch::split_cells_per_team;
+  const int lanes = gpu ? GpuLaunch::split_lanes : HostLaunch::split_lanes;
   Kokkos::parallel_for("kbrain::olive::gap_currents",
                        Kokkos::TeamPolicy<Exec>((cells + per_team - 1) / per_team, per_team, lanes),
                        CsrCurrentsFunctor<Exec, Real>{gap, cur, out, cells});

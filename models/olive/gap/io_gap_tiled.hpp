@@ -9,14 +9,14 @@
 // tail) are kept in a second, ordinary CSR and gathered from global memory in a loop of their own, so no lane
 // waits on another's global load.
 //
-// The two lists are built once from the CSR (build_tiled_gap), in CSR order within each list (or, optionally, the
-// in-cube list in shared-memory bank order: BrickTiling::bank_order). Summation: the
+// The two lists are built once from the CSR (build_tiled_gap), in CSR order within each list. Summation: the
 // in-cube terms, then the out-of-cube terms, each reduced over the vector lanes; so results agree with the fused
 // kernel to rounding, not bit for bit (as with the split kernel).
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -24,6 +24,7 @@
 #include "models/olive/gap/io_gap_junctions.hpp"
 #include "models/olive/cell/io_state.hpp"
 #include "models/olive/cell/io_step.hpp"
+#include "models/olive/launch/olive_launch_traits.hpp"
 
 namespace kbrain::olive {
 
@@ -31,11 +32,6 @@ namespace kbrain::olive {
 struct BrickTiling {
   std::int64_t cells = 0;
   int side = 0, brick = 0, halo = 0;
-  // In-cube junctions of each row in bank order (tiled::bank_position) instead of CSR order: the 16 (double) or 32
-  // (float) values a warp reads from the cube at once then sit in different shared-memory banks, against the 5.4-way
-  // conflicts the profile of the tiled kernel found in double. Off by default: on an H200 it was 0.2-0.7 % faster,
-  // within one call's noise (docs/performance.md, seventh pass).
-  bool bank_order = false;
 
   KOKKOS_INLINE_FUNCTION int region() const { return brick + 2 * halo; }
   KOKKOS_INLINE_FUNCTION int bricks_yz() const { return (side + brick - 1) / brick; }
@@ -60,8 +56,8 @@ struct BrickTiling {
 };
 
 // The largest cube of Real values that fits `scratch_bytes`, cut as halo = region/3 (rounded down) and the rest
-// for the brick: 7^3 + 7 in float, 7^3 + 5 in double with 40 KiB. On the H200 these were the fastest of the cuts
-// measured at 4M x 1000 (docs/performance.md).
+// for the brick: 7^3 + 7 in float, 7^3 + 5 in double with 40 KiB: the fastest of the cuts measured at 4M x 1000
+// (docs/performance.md; bench/README.md lists the others).
 template <class Real>
 BrickTiling default_tiling(std::int64_t cells, int side, std::int64_t scratch_bytes) {
   int r = 1;
@@ -123,23 +119,8 @@ KOKKOS_INLINE_FUNCTION std::uint16_t slot_of(const BrickTiling& t, Site c, Site 
   return static_cast<std::uint16_t>((rx * r + ry) * r + rz);
 }
 
-// Values of one shared-memory wavefront: 128 bytes, 16 doubles or 32 floats.
-template <class Real>
-inline constexpr int kBankSlots = 128 / static_cast<int>(sizeof(Real));
-
-// Bank order of a row: round k takes, for each residue b = 0, 1, ... of slot mod kBankSlots in turn, the k-th
-// junction (in CSR order) with that residue, if there is one. Position of the k-th junction with residue r, given
-// the row's count per residue: every residue contributes min(count, k) to the rounds before k, and the residues
-// before r with more than k junctions come first within round k.
-template <int Banks>
-KOKKOS_INLINE_FUNCTION int bank_position(const int* count, const int r, const int k) {
-  int pos = 0;
-  for (int b = 0; b < Banks; ++b) pos += (count[b] < k ? count[b] : k) + (b < r && count[b] > k ? 1 : 0);
-  return pos;
-}
-
 // Count pass (Fill = false): in_offsets(i), out_offsets(i) = the cell's in-cube and out-of-cube junction counts.
-// Fill pass: writes both lists in CSR order, or the in-cube list in bank order (BrickTiling::bank_order).
+// Fill pass: writes both lists in CSR order.
 template <class Real, class Mem, bool Fill>
 struct SplitRowsFunctor {
   BrickTiling t;
@@ -149,29 +130,16 @@ struct SplitRowsFunctor {
   Kokkos::View<std::int32_t*, Mem> out_sources;
   Kokkos::View<Real*, Mem> g_in, g_out;
 
-  static constexpr int kBanks = kBankSlots<Real>;
-
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
     const Site c = site_of(i, t.side);
-    const std::int64_t in_begin = Fill ? in_offsets(i) : 0;
-    std::int64_t n_in = in_begin, n_out = Fill ? out_offsets(i) : 0;
-    int count[kBanks], seen[kBanks];  // bank order: junctions per residue, and placed so far
-    if (Fill && t.bank_order) {
-      for (int b = 0; b < kBanks; ++b) count[b] = seen[b] = 0;
-      for (std::int64_t k = csr.offsets(i); k < csr.offsets(i + 1); ++k) {
-        const std::uint16_t slot = slot_of(t, c, site_of(csr.sources(k), t.side));
-        if (slot != kNoSlot) ++count[slot % kBanks];
-      }
-    }
+    std::int64_t n_in = Fill ? in_offsets(i) : 0, n_out = Fill ? out_offsets(i) : 0;
     for (std::int64_t k = csr.offsets(i); k < csr.offsets(i + 1); ++k) {
       const std::int32_t src = csr.sources(k);
       const std::uint16_t slot = slot_of(t, c, site_of(src, t.side));
       if (slot != kNoSlot) {
         if (Fill) {
-          const int r = slot % kBanks;
-          const std::int64_t at = t.bank_order ? in_begin + bank_position<kBanks>(count, r, seen[r]++) : n_in;
-          slots(at) = slot;
-          if (csr.g.extent(0) != 0) g_in(at) = csr.g(k);
+          slots(n_in) = slot;
+          if (csr.g.extent(0) != 0) g_in(n_in) = csr.g(k);
         }
         ++n_in;
       } else {
@@ -233,30 +201,9 @@ TiledGapJunctions<Real, Mem> build_tiled_gap(const CsrGapJunctions<Real, Mem>& c
   return out;
 }
 
-// How the tiled kernel evaluates each junction; default_tiled_choice<Real>() gives the fastest measured on an H200
-// (docs/performance.md), the others stay for comparison. No effect on results beyond the exponential's rounding.
-//  - table_exp: in double, the exponential with the 2^(j/64) table (GapKernelMath) instead of the table-free one
-//    (GapKernelTableFreeMath). With five teams' cubes the SM's L1 keeps about 28 KiB for data, which the streamed
-//    junction lists pass through, so the table's lines do not stay there (the profile found an L1 hit rate of 11 %).
-//  - branch_per_junction: each junction of a lane's group is evaluated in a branch of its own, taken where the row
-//    has it. Otherwise all junctions of a group are evaluated without branches (a junction past the row's end has
-//    dV = +0 and adds exactly +0 while V_dend is finite): the compiler then interleaves the group's exponentials and loads each constant
-//    once per group instead of once per junction, 38 instead of 49 instructions per junction in double, but in
-//    double it needs 64 registers (4 teams per SM) or spills at 48 (5 teams), and was slower either way.
-//  - double_teams_per_sm: the launch bound of the branch-free table-free double kernel, 5 or 4.
-struct TiledKernelChoice {
-  bool table_exp = false;
-  bool branch_per_junction = false;
-  int double_teams_per_sm = 5;
-};
-template <class Real>
-constexpr TiledKernelChoice default_tiled_choice() {
-  return TiledKernelChoice{false, sizeof(Real) == 8, 5};
-}
-
 // One team per brick: stage the cube's V_dend in scratch, then one team thread (vector_length lanes) per cell.
-// Math: the gap term's exponential (GapKernelMath or GapKernelTableFreeMath); Branchy: TiledKernelChoice's
-// branch_per_junction.
+// Math: the gap term's exponential (GapKernelMath or GapKernelTableFreeMath); Branchy: TiledKernel's branch per
+// junction (io_tiled_kernel.hpp).
 template <class Exec, class Real, class Math = GapKernelTableFreeMath, bool Branchy = (sizeof(Real) == 8)>
 struct TiledCurrentsFunctor {
   using Mem = typename Exec::memory_space;
@@ -267,7 +214,7 @@ struct TiledCurrentsFunctor {
   Kokkos::View<Real*, Mem> out;
 
   static std::size_t scratch_bytes(const BrickTiling& t) { return Scratch::shmem_size(t.region_sites()); }
-  static constexpr int kLanes = 32;   // the GPU vector length (compute_tiled_gap_currents)
+  static constexpr int kLanes = GpuLaunch::tiled_lanes;  // the GPU vector length (compute_tiled_gap_currents)
   static constexpr int kUnroll = 4;   // junctions per lane whose loads are in flight together
   KOKKOS_INLINE_FUNCTION static int groups(const int n) { return (n + kLanes * kUnroll - 1) / (kLanes * kUnroll); }
   // Junction t of the lane loop: group t / 32, lane t % 32 (unsigned: shifts and masks).
@@ -279,8 +226,8 @@ struct TiledCurrentsFunctor {
   // Sum of the gap terms of one list of a cell's row (n junctions; neighbour V_dend of junction j from vd_at(j);
   // conductance g_row[j] when PerJunction, else g_const). Each vector lane takes the junctions lane, lane + 32,
   // lane + 64, ... in that order (as a plain ThreadVectorRange over the row with 32 lanes would), kUnroll at a time
-  // with their loads issued first (the kernel is bound by the latency of these loads: docs/performance.md, profile
-  // of the tiled kernel). On a GPU every lane adds its junctions in the same order with or without Branchy.
+  // with their loads issued first (the kernel is bound by the latency of these loads). On a GPU every lane adds its
+  // junctions in the same order with or without Branchy.
   template <bool PerJunction, class VdAt>
   KOKKOS_FORCEINLINE_FUNCTION Real row_sum(const Member& team, const int n, const Real vd, const Real* g_row,
                                            const VdAt& vd_at) const {
@@ -359,48 +306,5 @@ struct TiledCurrentsFunctor {
     });
   }
 };
-
-// GPU launch bounds of the tiled kernel: teams of 256 threads, at least MinTeams of them per SM: as many as the team
-// scratch allows with the default cuts (6 in float, 5 in double), so that the unrolled lane loop's registers do not
-// lower the occupancy. The branch-free double kernel has room for 5 only with register spills
-// (TiledKernelChoice::double_teams_per_sm chooses).
-template <int MinTeams>
-using TiledLaunchBounds = Kokkos::LaunchBounds<256, MinTeams>;
-
-namespace tiled {
-template <class Exec, class Real, class Math, bool Branchy, int MinTeams, class Mem>
-void launch_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
-                     const Kokkos::View<Real*, Mem>& out, bool gpu) {
-  using Functor = TiledCurrentsFunctor<Exec, Real, Math, Branchy>;
-  Kokkos::parallel_for("kbrain::olive::gap_currents_tiled",
-                       Kokkos::TeamPolicy<Exec, TiledLaunchBounds<MinTeams>>(gap.tiling.bricks(), gpu ? 8 : 1,
-                                                                           gpu ? Functor::kLanes : 1)
-                           .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(gap.tiling))),
-                       Functor{gap, cur, out});
-}
-}  // namespace tiled
-
-// out(i) = gap current of cell i: one team per brick (8 warps of 32 lanes on GPUs, one thread on the host) with the
-// brick's cube in team scratch.
-template <class Exec, class Real, class Mem = typename Exec::memory_space>
-void compute_tiled_gap_currents(const TiledGapJunctions<Real, Mem>& gap, const StateView<Real, Mem>& cur,
-                                const Kokkos::View<Real*, Mem>& out, bool gpu,
-                                TiledKernelChoice choice = default_tiled_choice<Real>()) {
-  if constexpr (sizeof(Real) == 8) {  // float's exponential has no table (device_exp(float) is expf)
-    if (choice.table_exp)
-      choice.branch_per_junction
-          ? tiled::launch_currents<Exec, Real, GapKernelMath, true, 5>(gap, cur, out, gpu)
-          : tiled::launch_currents<Exec, Real, GapKernelMath, false, 5>(gap, cur, out, gpu);
-    else if (choice.branch_per_junction)
-      tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, true, 5>(gap, cur, out, gpu);
-    else if (choice.double_teams_per_sm == 4)
-      tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, false, 4>(gap, cur, out, gpu);
-    else
-      tiled::launch_currents<Exec, Real, GapKernelTableFreeMath, false, 5>(gap, cur, out, gpu);
-  } else {
-    choice.branch_per_junction ? tiled::launch_currents<Exec, Real, GapKernelMath, true, 6>(gap, cur, out, gpu)
-                               : tiled::launch_currents<Exec, Real, GapKernelMath, false, 6>(gap, cur, out, gpu);
-  }
-}
 
 }  // namespace kbrain::olive
