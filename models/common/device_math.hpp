@@ -92,7 +92,7 @@ KOKKOS_FORCEINLINE_FUNCTION double device_exp_in_range(double x) {
 // (six more FP64 operations than the table's degree 5, and no load). For callers that bound x to [-708, 708]
 // themselves; NaN gives NaN. The tiled gap kernel's exponential (TiledKernel in models/olive/gap/io_tiled_kernel.hpp):
 // there the table's lines do not stay in an L1 that the kernel's streamed junction lists pass through
-// (docs/performance.md, seventh pass).
+// (docs/performance.md).
 KOKKOS_FORCEINLINE_FUNCTION double device_exp_poly_in_range(double x) {
 #if defined(__CUDA_ARCH__)
   const double* k = detail::kPolyExpConstants;

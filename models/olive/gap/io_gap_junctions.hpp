@@ -14,7 +14,7 @@ namespace kbrain::olive {
 // The term as (0.8 g * exp(...) + 0.2 g) * dV: with 0.8 g and 0.2 g computed once per kernel (the mesh keeps them,
 // constant-conductance CSR rows hoist them) it is one fused multiply-add and one product per junction, and the
 // double-precision literals 0.8 and 0.2 are not rebuilt at every junction (on a GPU, four register moves each).
-// 1M-cell double mesh step on an H200: 2.4 % faster than g * (0.8 * exp(...) + 0.2) * dV (docs/performance.md).
+// Measured faster than g * (0.8 * exp(...) + 0.2) * dV on the double mesh step (docs/performance.md).
 // The exponential is Math::gap_exp (io_math.hpp: where and why the exponent is capped).
 template <class Math, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real gap_term_scaled(Real g08, Real g02, Real dv) {
@@ -31,8 +31,8 @@ template <class Real, class Mem>
 struct CsrGapJunctions {
   // The junction terms' exponential inside the fused step kernel (IoStepFunctor): the gap kernels' capped one
   // without range test (io_math.hpp; the same values). The fused CSR step has 64 or 128 registers
-  // (csr_step_min_blocks, io_step_launch.hpp), room the 40-register mesh step lacks. On an H200 this made the
-  // double step 23-26 % faster on uniform 1M and 4M x 1000 (docs/performance.md, ninth pass).
+  // (csr_step_min_blocks, io_step_launch.hpp), room the 40-register mesh step lacks; in double it made the dense
+  // fused step faster (docs/performance.md).
   using fused_step_math = GapKernelMath;
   Kokkos::View<const std::int64_t*, Mem> offsets;
   Kokkos::View<const std::int32_t*, Mem> sources;
@@ -144,7 +144,7 @@ struct MeshGapJunctions {
     const Real* vdend = &s(V_DEND, 0);  // raw row
     int col[64];
     // Column of each cell: one integer division per chunk, then a running count (a division per cell and
-    // direction made the Serial mesh step slower than the CSR one on Intel CPUs; docs/performance.md).
+    // direction made the Serial mesh step slower than the CSR one; docs/performance.md).
     for (int k = 0, c = b % cols; k < len; ++k) {
       col[k] = c;
       if (++c == cols) c = 0;
