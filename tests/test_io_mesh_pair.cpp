@@ -89,8 +89,8 @@ TEST_SUITE("io_mesh_pair") {
     CHECK_FALSE(csr_f.step_pairs());
     olive::GapStrategy pairs;
     pairs.kernel = olive::GapKernel::MeshPairs;
-    CHECK_THROWS_AS(olive::IoSimulation<Backend, float>(olive::IoParameters{}, net, g_cal, false, pairs),
-                    std::invalid_argument);  // CSR networks never pair
+    using Sim = olive::IoSimulation<Backend, float>;
+    CHECK_THROWS_AS(Sim(olive::IoParameters{}, net, g_cal, false, pairs), std::invalid_argument);  // CSR: no pairs
   }
   TEST_CASE_TEMPLATE_APPLY(io_mesh_pair_default, KBRAIN_TEST_BACKENDS);
 }

@@ -138,8 +138,8 @@ TEST_SUITE("io_model") {
     }
     olive::GapStrategy five;
     five.csr_min_blocks = 5;
-    CHECK_THROWS_AS(olive::IoSimulation<Backend, double>(olive::IoParameters{}, make_mesh2d(4, 4, 0.04),
-                                                         heterogeneous_g_cal(16), false, five),
+    using Sim = olive::IoSimulation<Backend, double>;
+    CHECK_THROWS_AS(Sim(olive::IoParameters{}, make_mesh2d(4, 4, 0.04), heterogeneous_g_cal(16), false, five),
                     std::invalid_argument);
   }
   TEST_CASE_TEMPLATE_APPLY(io_csr_launch_bounds, KBRAIN_TEST_BACKENDS);
