@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/config/experiment_config.hpp"
+#include "models/registry.hpp"
 
 #ifndef KBRAIN_SOURCE_DIR
 #define KBRAIN_SOURCE_DIR "."
@@ -15,7 +16,7 @@
 
 using kbrain::ConfigError;
 using kbrain::ExperimentConfig;
-using kbrain::parse_experiment;
+using kbrain::parse_model_experiment;
 namespace fs = std::filesystem;
 
 namespace {
@@ -27,7 +28,7 @@ const std::string kMesh = "[network]\ntype = \"mesh2d\"\nrows = 4\ncols = 5\n";
 // The message of the ConfigError that parsing `text` must throw ("" and a failed check if none is thrown).
 std::string error_of(const std::string& text, const fs::path& source = "test.toml") {
   try {
-    parse_experiment(text, source);
+    parse_model_experiment(text, source);
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -59,7 +60,7 @@ ExperimentConfig load_shipped(const std::string& name) {
   const fs::path file = fs::path(KBRAIN_SOURCE_DIR) / "experiments" / name;
   INFO("loading " << file.string());
   try {
-    return kbrain::load_experiment(file);
+    return kbrain::load_model_experiment(file);
   } catch (const ConfigError& e) {
     FAIL(e.what());
   }
@@ -132,7 +133,7 @@ TEST_CASE("config: every experiments/*.toml loads") {
 }
 
 TEST_CASE("config: defaults of a minimal file") {
-  const ExperimentConfig cfg = parse_experiment(kHeader + kMesh, "test.toml");
+  const ExperimentConfig cfg = parse_model_experiment(kHeader + kMesh, "test.toml");
   CHECK(cfg.name == "t");
   CHECK(cfg.steps == 10);
   CHECK(cfg.dt == 0.05);
@@ -152,7 +153,7 @@ TEST_CASE("config: defaults of a minimal file") {
 
 TEST_CASE("config: [model.parameters] overrides keep file order; bad names are rejected") {
   const ExperimentConfig cfg =
-      parse_experiment(kHeader + kMesh + "[model.parameters]\ng_h = 0.12\ng_ld = 0.01532\nc_m = 1\n", "test.toml");
+      parse_model_experiment(kHeader + kMesh + "[model.parameters]\ng_h = 0.12\ng_ld = 0.01532\nc_m = 1\n", "test.toml");
   REQUIRE(cfg.parameter_overrides.size() == 3);
   CHECK(cfg.parameter_overrides[0].first == "g_h");
   CHECK(cfg.parameter_overrides[1].first == "g_ld");
@@ -206,7 +207,7 @@ TEST_CASE("config: dt must be a positive finite number") {
   CHECK_HAS(zero, "test.toml:3: simulation.dt must be a number > 0 (got 0)");
   CHECK_HAS(error_of("name = \"t\"\n[simulation]\ndt = -0.05\nsteps = 10\n" + kMesh), "simulation.dt must be a number > 0");
   CHECK_HAS(error_of("name = \"t\"\n[simulation]\ndt = nan\nsteps = 10\n" + kMesh), "simulation.dt must be a finite number");
-  CHECK(parse_experiment("name = \"t\"\n[simulation]\ndt = 1\nsteps = 10\n" + kMesh, "t.toml").dt == 1.0);
+  CHECK(parse_model_experiment("name = \"t\"\n[simulation]\ndt = 1\nsteps = 10\n" + kMesh, "t.toml").dt == 1.0);
 }
 
 TEST_CASE("config: files resolve against the experiment file's directory; a missing one is named") {
@@ -214,7 +215,7 @@ TEST_CASE("config: files resolve against the experiment file's directory; a miss
   std::ofstream(dir / "matrix.txt") << "0 0.04\n0.04 0\n";
   const fs::path source = dir / "exp.toml";
   const std::string network = "[network]\ntype = \"matrix_file\"\nfile = \"matrix.txt\"\n";
-  const ExperimentConfig cfg = parse_experiment(kHeader + network, source);
+  const ExperimentConfig cfg = parse_model_experiment(kHeader + network, source);
   CHECK(cfg.network.file == fs::absolute(dir / "matrix.txt").lexically_normal());
   CHECK(cfg.network.cells == 0);
 
@@ -229,9 +230,9 @@ TEST_CASE("config: files resolve against the experiment file's directory; a miss
             "stimulus.file names \"i.txt\"");
   CHECK_HAS(error_of(kHeader + "[network]\ntype = \"matrix_file\"\n", source), "network.file is required");
 
-  CHECK_NOTHROW(parse_experiment(kHeader + kMesh, dir / "nope.toml"));  // the source name only locates files
+  CHECK_NOTHROW(parse_model_experiment(kHeader + kMesh, dir / "nope.toml"));  // the source name only locates files
   try {
-    kbrain::load_experiment(dir / "nope.toml");
+    kbrain::load_model_experiment(dir / "nope.toml");
     FAIL_CHECK("missing experiment file accepted");
   } catch (const ConfigError& e) {
     CHECK_HAS(std::string(e.what()), "nope.toml: experiment file not found");
@@ -264,9 +265,9 @@ TEST_CASE("config: record.cells must lie inside the configured network") {
   CHECK_HAS(error_of(kHeader + kMesh + "[record]\ncells = [-1]\n"), "record.cells[0] = -1 is out of range");
   CHECK_HAS(error_of(kHeader + kMesh + "[record]\ncells = \"some\"\n"), "record.cells must be \"all\" or an array");
   CHECK_HAS(error_of(kHeader + kMesh + "[record]\ncells = [3, 3]\n"), "record.cells[1] repeats");
-  const ExperimentConfig cfg = parse_experiment(kHeader + kMesh + "[record]\ncells = [0, 19]\n", "t.toml");
+  const ExperimentConfig cfg = parse_model_experiment(kHeader + kMesh + "[record]\ncells = [0, 19]\n", "t.toml");
   CHECK(cfg.record.cells == std::vector<std::int64_t>{0, 19});
-  CHECK(parse_experiment(kHeader + kMesh + "[record]\ncells = \"all\"\n", "t.toml").record.all_cells);
+  CHECK(parse_model_experiment(kHeader + kMesh + "[record]\ncells = \"all\"\n", "t.toml").record.all_cells);
 }
 
 TEST_CASE("config: ranges across keys (stimulus window, g_CaL interval)") {
@@ -279,7 +280,7 @@ TEST_CASE("config: ranges across keys (stimulus window, g_CaL interval)") {
   CHECK_HAS(error_of(kHeader + kMesh + "[cells.g_cal]\nkind = \"uniform\"\nlow = -0.1\nhigh = 0.6\n"),
             "cells.g_cal.low must be a number >= 0");
   CHECK_HAS(error_of(kHeader + kMesh + "[stimulus]\nkind = \"schedule\"\n"), "needs stimulus.values");
-  const ExperimentConfig cfg = parse_experiment(kHeader + kMesh + "[stimulus]\nkind = \"schedule\"\nvalues = [0, 1.5]\n", "t.toml");
+  const ExperimentConfig cfg = parse_model_experiment(kHeader + kMesh + "[stimulus]\nkind = \"schedule\"\nvalues = [0, 1.5]\n", "t.toml");
   CHECK(cfg.stimulus.schedule == std::vector<double>{0.0, 1.5});
 }
 

@@ -8,7 +8,8 @@
 
 #include "backends/serial/serial_backend.hpp"
 #include "core/config/experiment_config.hpp"
-#include "experiments/spiking_run_plan.hpp"
+#include "models/registry.hpp"
+#include "models/point/point_plan.hpp"
 #include "models/cortex_hh/cortex_network.hpp"
 #include "spiking/spike_accuracy.hpp"
 #include "tests/backend_types.hpp"
@@ -36,8 +37,8 @@ struct CortexRun {
 
 template <class Backend, class Real>
 CortexRun run_cortex(const std::string& toml, std::int64_t steps) {
-  const ExperimentConfig cfg = parse_experiment(toml, "test.toml");
-  const SpikingRunPlan plan = make_spiking_plan(cfg, 0, steps);
+  const ExperimentConfig cfg = parse_model_experiment(toml, "test.toml");
+  const point::SpikingPlan plan = point::make_spiking_plan(cfg, PlanRequest{0, 0, steps});
   cortex::CortexHhSimulation<Backend, Real> sim(*plan.setup);
   sim.enable_spike_log(1 << 16);
   while (sim.steps_done() < steps) sim.step();
@@ -238,15 +239,13 @@ TEST_SUITE("cortex_hh") {
   TEST_CASE_TEMPLATE_APPLY(network_rates, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("config: methods need their prerequisites; unknown keys are errors") {
-    CHECK_THROWS_AS(make_spiking_plan(parse_experiment(network_toml("tpm = true"), "t.toml"), 0, 0), ConfigError);
-    CHECK_THROWS_AS(parse_experiment(network_toml("rk4 = true"), "t.toml"), ConfigError);
-    CHECK_THROWS_AS(parse_experiment(network_toml("integrator = \"rk4\""), "t.toml"), ConfigError);
+    CHECK_THROWS_AS(point::make_spiking_plan(parse_model_experiment(network_toml("tpm = true"), "t.toml"), PlanRequest{0, 0, 0}), ConfigError);
+    CHECK_THROWS_AS(parse_model_experiment(network_toml("rk4 = true"), "t.toml"), ConfigError);
+    CHECK_THROWS_AS(parse_model_experiment(network_toml("integrator = \"rk4\""), "t.toml"), ConfigError);
     CHECK_THROWS_AS(
-        make_spiking_plan(parse_experiment(network_toml("eai = true\n[model.parameters]\nnetwork_dt = 0.03"), "t.toml"),
-                          0, 0),
+        point::make_spiking_plan(parse_model_experiment(network_toml("eai = true\n[model.parameters]\nnetwork_dt = 0.03"), "t.toml"), PlanRequest{0, 0, 0}),
         ConfigError);
-    const auto plan = make_spiking_plan(parse_experiment(network_toml("eai = true\nlut = true\ntpm = true"), "t.toml"),
-                                        0, 0);
+    const auto plan = point::make_spiking_plan(parse_model_experiment(network_toml("eai = true\nlut = true\ntpm = true"), "t.toml"), PlanRequest{0, 0, 0});
     CHECK(plan.setup->params.substeps() == 50);
     CHECK(plan.setup->params.lut);
     CHECK(plan.setup->params.tpm);

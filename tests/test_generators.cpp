@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/registry.hpp"
 #include "backends/serial/serial_backend.hpp"
 #include "core/network/generate_network.hpp"
 #include "core/config/experiment_config.hpp"
@@ -406,7 +407,7 @@ TEST_SUITE("generators") {
 
   TEST_CASE("config: uniform / gaussian3d keys are validated strictly") {
     const std::string head = "name = \"g\"\n[simulation]\nsteps = 10\n[network]\n";
-    const auto cfg = kbrain::parse_experiment(head + "type = \"gaussian3d\"\ncells = 4096\ndensity = 100\n"
+    const auto cfg = kbrain::parse_model_experiment(head + "type = \"gaussian3d\"\ncells = 4096\ndensity = 100\n"
                                               "sigma = 1\nscale = 5\nsymmetric = true\nseed = 9\n"
                                               "conductance_low = 0.01\nconductance_high = 0.02\n",
                                               "g.toml");
@@ -416,7 +417,7 @@ TEST_SUITE("generators") {
     CHECK(cfg.network.conductance_range);
     auto fails = [&](const std::string& body, const std::string& text) {
       CAPTURE(body);
-      CHECK_THROWS_WITH_AS(kbrain::parse_experiment(head + body, "g.toml"), doctest::Contains(text.c_str()),
+      CHECK_THROWS_WITH_AS(kbrain::parse_model_experiment(head + body, "g.toml"), doctest::Contains(text.c_str()),
                            kbrain::ConfigError);
     };
     fails("type = \"uniform\"\ncells = 100\ndensity = 10\nsigma = 1\n", "g.toml:8: unknown key network.sigma");

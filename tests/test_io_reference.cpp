@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "experiments/io_runner.hpp"
+#include "models/olive/olive_model.hpp"
+#include "models/runtime/model_runner.hpp"
 #include "tests/backend_types.hpp"
 #include "tests/io_test_support.hpp"
 
@@ -27,16 +28,17 @@ void check_reference(Tolerance tol) {
   REQUIRE(ref_spikes.size() == 10);
 
   const ExperimentConfig cfg = test::all2all10_config(kSteps);
-  IoRunPlan plan = make_io_plan(cfg, 0, 0);
+  const olive::OlivePlan plan = olive::make_olive_plan(cfg, PlanRequest{});
   REQUIRE(plan.network->cells == 10);
-  plan.probe_cells = spread_cells(10, 10);
-  plan.progress = false;
-  const IoRunResult r = run_io<Backend, Real>(plan);
-  REQUIRE(r.probe_v_axon.size() == std::size_t(kSteps * 10));
+  RunRequest request;
+  request.probe_cells = olive::spread_cells(10, 10);
+  request.progress = false;
+  const RunResult r = run_model<olive::OliveModel, Backend, Real>(plan, request);
+  REQUIRE(r.probes.size() == std::size_t(kSteps * 10));
 
   double max_dv = 0;
   for (std::int64_t k = 0; k < kCompared; ++k)
-    for (int c = 0; c < 10; ++c) max_dv = std::max(max_dv, std::fabs(r.probe_v_axon[k * 10 + c] - ref_v[k][c]));
+    for (int c = 0; c < 10; ++c) max_dv = std::max(max_dv, std::fabs(r.probes[k * 10 + c] - ref_v[k][c]));
   INFO("backend " << std::string(Backend::name) << ", " << std::string(precision_name<Real>()) << ": max |dV_axon| = " << max_dv);
   CHECK(max_dv <= tol.max_dv);
 
@@ -46,8 +48,8 @@ void check_reference(Tolerance tol) {
   std::vector<std::vector<std::int64_t>> got(10);
   for (std::int64_t k = 0; k < kSteps; ++k)
     for (int c = 0; c < 10; ++c) {
-      const double prev = k == 0 ? -60.0 : r.probe_v_axon[(k - 1) * 10 + c];
-      if (prev < -20.0 && r.probe_v_axon[k * 10 + c] >= -20.0) got[c].push_back(k + 1);
+      const double prev = k == 0 ? -60.0 : r.probes[(k - 1) * 10 + c];
+      if (prev < -20.0 && r.probes[k * 10 + c] >= -20.0) got[c].push_back(k + 1);
     }
   std::int64_t total = 0;
   for (int c = 0; c < 10; ++c) {

@@ -11,7 +11,7 @@
 
 #include "backends/registry.hpp"
 #include "core/recorders/trace_recorder.hpp"
-#include "experiments/commands.hpp"
+#include "experiments/program/commands.hpp"
 #include "tests/io_test_support.hpp"
 
 namespace {
@@ -118,7 +118,7 @@ TEST_SUITE("runner") {
     CHECK_FALSE(fs::exists(out));
     o.experiment = std::string(KBRAIN_SOURCE_DIR) + "/experiments/coba.toml";
     o.gap_kernel = "fused";
-    CHECK_THROWS_WITH_AS(kbrain::cmd_run(o), doctest::Contains("spiking model"), kbrain::ConfigError);
+    CHECK_THROWS_WITH_AS(kbrain::cmd_run(o), doctest::Contains("gap_kernel setting"), kbrain::ConfigError);
     CHECK_FALSE(fs::exists(out));
   }
 

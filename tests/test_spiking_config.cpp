@@ -6,7 +6,8 @@
 #include <string>
 
 #include "core/config/experiment_config.hpp"
-#include "experiments/spiking_run_plan.hpp"
+#include "models/registry.hpp"
+#include "models/point/point_plan.hpp"
 
 #ifndef KBRAIN_SOURCE_DIR
 #define KBRAIN_SOURCE_DIR "."
@@ -20,7 +21,7 @@ const std::string kHead = "name = \"t\"\n[simulation]\nsteps = 10\n";
 
 std::string error_of(const std::string& text) {
   try {
-    parse_experiment(text, "s.toml");
+    parse_model_experiment(text, "s.toml");
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -36,10 +37,10 @@ TEST_SUITE("spiking_config") {
     for (const char* name : {"coba", "cuba", "cobahh", "izhikevich2003", "cobahh_1m"}) {
       CAPTURE(name);
       const auto path = std::filesystem::path(KBRAIN_SOURCE_DIR) / "experiments" / (std::string(name) + ".toml");
-      const ExperimentConfig cfg = load_experiment(path);
-      CHECK(is_spiking_model(cfg.model));
+      const ExperimentConfig cfg = load_model_experiment(path);
+      CHECK(cfg.spiking_family());
       if (std::string(name) == "cobahh_1m") continue;  // 200M synapses: not built in a unit test
-      const SpikingRunPlan plan = make_spiking_plan(cfg, 0, 5);
+      const point::SpikingPlan plan = point::make_spiking_plan(cfg, PlanRequest{0, 0, 5});
       CHECK(plan.steps == 5);
       CHECK(plan.setup->network.neurons == cfg.spiking.neurons);
       CHECK(plan.setup->network.synapses() > 0);
@@ -47,12 +48,12 @@ TEST_SUITE("spiking_config") {
   }
 
   TEST_CASE("choices of the file reach the plan; sizes keep the in-degree") {
-    const ExperimentConfig cfg = parse_experiment(
+    const ExperimentConfig cfg = parse_model_experiment(
         kHead + "dt = 0.05\n[model]\nkind = \"lif\"\nparameter_set = \"cuba\"\nintegrator = \"rk4\"\n"
                 "[model.parameters]\ntau_e = 3\n[network]\nneurons = 500\nprobability = 0.1\ndelay = 1.0\nseed = 4\n"
                 "[[input]]\nkind = \"thalamic\"\nfirst = 10\nlast = 20\nsd = 2.5\n[record]\nneurons = [0, 3]\n",
         "s.toml");
-    const SpikingRunPlan plan = make_spiking_plan(cfg, 0, 0);
+    const point::SpikingPlan plan = point::make_spiking_plan(cfg, PlanRequest{0, 0, 0});
     const auto& p = plan.setup->params;
     CHECK(p.dt == 0.05);
     CHECK(p.integrator == point::Integrator::Rk4);
@@ -60,8 +61,8 @@ TEST_SUITE("spiking_config") {
     CHECK(plan.setup->network.max_delay() == 20);
     CHECK(plan.setup->noise_sd[10] == 2.5);
     CHECK(plan.setup->noise_sd[9] == 0.0);
-    CHECK(plan.trace_neurons.size() == 2);
-    const SpikingRunPlan big = make_spiking_plan(cfg, 2000, 0);
+    CHECK(plan.trace_cells.size() == 2);
+    const point::SpikingPlan big = point::make_spiking_plan(cfg, PlanRequest{2000, 0, 0});
     const double in_small = double(plan.setup->network.synapses()) / 500.0;
     const double in_big = double(big.setup->network.synapses()) / 2000.0;
     CHECK(std::abs(in_big - in_small) < 0.1 * in_small);
@@ -86,14 +87,24 @@ TEST_SUITE("spiking_config") {
     CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[network]\nneurons = 10\n[record]\nneurons = [10]\n"),
               "record.neurons[0] = 10 is out of range [0, 9]"));
     CHECK(has(error_of(kHead + "[model]\nkind = \"izhikevich\"\n[model.parameters]\ng_x = 1\n"),
-              "model.parameters.g_x is not a point-neuron parameter"));
+              "model.parameters.g_x is not a parameter of model.kind = \"izhikevich\""));
+    // Parameter names are per model: Izhikevich's a, b, c, d are not LIF parameters, and bounds come from the table.
+    CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[model.parameters]\na = 0.02\n"),
+              "model.parameters.a is not a parameter of model.kind = \"lif\""));
+    CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[model.parameters]\ntau_e = -1\n"),
+              "model.parameters.tau_e must be > 0 (got -1)"));
     CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[stimulus]\nkind = \"constant\"\n"), "unknown key stimulus"));
   }
 
-  TEST_CASE("a variable the model lacks is rejected when the plan is made") {
-    const ExperimentConfig cfg = parse_experiment(
-        kHead + "[model]\nkind = \"lif\"\n[network]\nneurons = 20\n[record]\nvariables = [\"m\"]\nneurons = [1]\n",
+  TEST_CASE("a variable the model lacks is rejected: by its variable table with the line, by its synapses at plan time") {
+    CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[network]\nneurons = 20\n[record]\nvariables = [\"m\"]\n"
+                               "neurons = [1]\n"),
+              "record.variables[0] must be one of v, ge, gi, xe, xi (got \"m\")"));
+    const ExperimentConfig cfg = parse_model_experiment(
+        kHead + "[model]\nkind = \"lif\"\nsynapse = \"current_exp\"\n[network]\nneurons = 20\n[record]\n"
+                "variables = [\"xe\"]\nneurons = [1]\n",
         "s.toml");
-    CHECK_THROWS_WITH_AS(make_spiking_plan(cfg, 0, 0), doctest::Contains("\"m\" is not a variable"), ConfigError);
+    CHECK_THROWS_WITH_AS(point::make_spiking_plan(cfg, PlanRequest{0, 0, 0}), doctest::Contains("\"xe\" is not a variable"),
+                         ConfigError);
   }
 }

@@ -37,18 +37,11 @@ using config_detail::read_existing_file;
 using config_detail::read_network;
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kModels = {"io", "lif", "izhikevich", "hh", "cortex_hh"};
-const std::vector<std::string> kParameterSets = {"reference"};
 const std::vector<std::string> kGateSteps = {"reference", "corrected"};
 const std::vector<std::string> kPrecisions = {"float", "double"};
 const std::vector<std::string> kBackends = {"serial", "openmp", "cuda"};
 const std::vector<std::string> kGCaLKinds = {"constant", "uniform", "file"};
 const std::vector<std::string> kStimulusKinds = {"reference_pulse", "constant", "schedule", "cell_file"};
-const std::vector<std::string> kVariables = {"v_dend", "r", "s", "q",   "ca", "i_cah", "v_soma", "k",
-                                             "l",      "h", "n", "p",   "x_s", "v_axon", "h_a",   "x_a"};
-const std::vector<std::string> kParameters = {"c_m",  "g_na_s", "g_kdr_s", "g_k_s", "g_ls", "g_k_ca", "g_cah",
-                                              "g_ld", "g_h",    "g_na_a",  "g_k_a", "g_la", "p1",     "p2",
-                                              "g_int", "v_na",  "v_k",     "v_ca",  "v_h",  "v_l"};
 constexpr std::int64_t kMaxCells = config_detail::kMaxCells;
 
 // Elements of array `key` (absent => nullopt), each checked by `element(node, "key[i]")`.
@@ -92,41 +85,52 @@ std::optional<std::vector<std::int64_t>> read_integer_list(TableReader& t, std::
   });
 }
 
-void check_parameter_value(TableReader& t, const std::string& key, double value) {
-  if (key == "c_m" && !(value > 0)) t.fail(key, fmt::format("must be > 0 (got {})", value));
-  if ((key == "p1" || key == "p2") && !(value > 0 && value < 1))
-    t.fail(key, fmt::format("must be in (0, 1) (got {})", value));
-  if ((key.rfind("g_", 0) == 0) && !(value >= 0)) t.fail(key, fmt::format("must be >= 0 (got {})", value));
-}
-
-void read_model(TableReader& root, ExperimentConfig& cfg) {
-  std::optional<TableReader> model = root.get_table("model");
-  if (!model) return;
-  cfg.model = model->get_choice("kind", kModels, std::string("io"));
-  if (is_spiking_model(cfg.model)) return config_detail::read_spiking_model(*model, cfg);
-  cfg.parameter_set = model->get_choice("parameter_set", kParameterSets, std::string("reference"));
-  cfg.gate_step = model->get_choice("gate_step", kGateSteps, std::string("reference"));
-  if (std::optional<TableReader> params = model->get_table("parameters")) {
-    for (const auto& entry : params->entries_in_file_order()) {
-      if (std::find(kParameters.begin(), kParameters.end(), entry.key) == kParameters.end())
-        params->fail(entry.key, fmt::format("is not an IO model parameter; [model.parameters] keys must be one of {}",
-                                            join(kParameters)));
-      const double value = *params->get_number(entry.key);
-      check_parameter_value(*params, entry.key, value);
-      cfg.parameter_overrides.emplace_back(entry.key, value);
-    }
+// [model.parameters]: every key must be in the model's parameter table and within its bounds.
+void read_parameters(TableReader& model, const ModelSchema& schema, ExperimentConfig& cfg) {
+  std::optional<TableReader> params = model.get_table("parameters");
+  if (!params) return;
+  for (const auto& entry : params->entries_in_file_order()) {
+    const ParameterInfo* info = schema.parameter(entry.key);
+    if (!info)
+      params->fail(entry.key, fmt::format("is not a parameter of model.kind = \"{}\"; [model.parameters] keys must "
+                                          "be one of {}",
+                                          schema.kind, join(schema.parameter_names())));
+    const double value = *params->get_number(entry.key);
+    const std::string problem = info->check(value);
+    if (!problem.empty()) params->fail(entry.key, problem);
+    cfg.parameter_overrides.emplace_back(entry.key, value);
   }
-  model->reject_unknown_keys();
 }
 
-void read_simulation(TableReader& root, ExperimentConfig& cfg) {
+const ModelSchema& read_model(TableReader& root, ExperimentConfig& cfg, const ModelCatalog& models) {
+  std::optional<TableReader> model = root.get_table("model");
+  cfg.model = model ? model->get_choice("kind", models.kinds(), std::string("io")) : std::string("io");
+  const ModelSchema* schema = models.find(cfg.model);
+  if (!schema) root.fail("model", fmt::format("model.kind \"{}\" is not a model of this kbrain", cfg.model));
+  cfg.family = schema->family;
+  if (!model) return *schema;
+  read_parameters(*model, *schema, cfg);
+  if (cfg.spiking_family()) {
+    config_detail::read_spiking_model(*model, *schema, cfg);
+    return *schema;
+  }
+  if (!schema->parameter_sets.empty())
+    cfg.parameter_set = model->get_choice("parameter_set", schema->parameter_sets, schema->parameter_sets.front());
+  cfg.gate_step = model->get_choice("gate_step", kGateSteps, std::string("reference"));
+  model->reject_unknown_keys();
+  return *schema;
+}
+
+void read_simulation(TableReader& root, ExperimentConfig& cfg, const ModelSchema& schema) {
   std::optional<TableReader> sim = root.get_table("simulation");
   if (!sim) root.fail_missing("simulation", "a table [simulation] with at least steps");
   cfg.dt = read_number(*sim, "dt", 0.05, Bound::Positive);
   cfg.steps = read_integer(*sim, "steps", std::nullopt, 1);
   cfg.precision = parse_precision(sim->get_choice("precision", kPrecisions, std::string("double")));
   if (sim->has("backend")) cfg.backend = sim->get_choice("backend", kBackends, std::nullopt);
-  sim->reject_unknown_keys();
+  for (const auto& option : schema.options)
+    if (sim->has(option.key)) cfg.options.emplace_back(option.key, sim->get_choice(option.key, option.choices, std::nullopt));
+  sim->reject_unknown_keys(fmt::format("with model.kind = \"{}\"", schema.kind));
 }
 
 void read_cells(TableReader& root, ExperimentConfig& cfg, const fs::path& base_dir) {
@@ -200,11 +204,11 @@ void read_stimulus(TableReader& root, ExperimentConfig& cfg, const fs::path& bas
   table->reject_unknown_keys(fmt::format("with stimulus.kind = \"{}\"", s.kind));
 }
 
-void read_record(TableReader& root, ExperimentConfig& cfg) {
+void read_record(TableReader& root, ExperimentConfig& cfg, const ModelSchema& schema) {
   std::optional<TableReader> table = root.get_table("record");
   if (!table) return;
   RecordConfig& r = cfg.record;
-  if (auto variables = read_choice_list(*table, "variables", kVariables)) r.variables = *variables;
+  if (auto variables = read_choice_list(*table, "variables", schema.variable_names())) r.variables = *variables;
   if (const toml::node* cells = table->node("cells")) {
     if (cells->is_string()) {
       if (cells->as_string()->get() != "all")
@@ -272,7 +276,23 @@ bool is_valid_name(const std::string& name) {
 
 }  // namespace
 
-ExperimentConfig parse_experiment(const std::string& toml_text, const std::filesystem::path& source_name) {
+std::string ExperimentConfig::option(const std::string& key, const std::string& fallback) const {
+  for (const auto& [k, v] : options)
+    if (k == key) return v;
+  return fallback;
+}
+
+void ExperimentConfig::set_option(const std::string& key, const std::string& value) {
+  for (auto& [k, v] : options)
+    if (k == key) {
+      v = value;
+      return;
+    }
+  options.emplace_back(key, value);
+}
+
+ExperimentConfig parse_experiment(const std::string& toml_text, const std::filesystem::path& source_name,
+                                  const ModelCatalog& models) {
   const std::string file = source_name.empty() ? std::string("<string>") : source_name.string();
   toml::table document;
   try {
@@ -295,22 +315,22 @@ ExperimentConfig parse_experiment(const std::string& toml_text, const std::files
                                   "it names the output files",
                                   cfg.name));
   cfg.description = root.get_string("description").value_or("");
-  read_model(root, cfg);
-  read_simulation(root, cfg);
-  if (is_spiking_model(cfg.model)) {
-    config_detail::read_spiking_tables(root, cfg);
+  const ModelSchema& schema = read_model(root, cfg, models);
+  read_simulation(root, cfg, schema);
+  if (cfg.spiking_family()) {
+    config_detail::read_spiking_tables(root, cfg, schema);
   } else {
     read_network(root, cfg, base_dir);
     read_cells(root, cfg, base_dir);
     read_stimulus(root, cfg, base_dir);
-    read_record(root, cfg);
+    read_record(root, cfg, schema);
     read_compare(root, cfg);
   }
   root.reject_unknown_keys();
   return cfg;
 }
 
-ExperimentConfig load_experiment(const std::filesystem::path& file) {
+ExperimentConfig load_experiment(const std::filesystem::path& file, const ModelCatalog& models) {
   std::error_code ec;
   const fs::file_status status = fs::status(file, ec);
   if (!fs::exists(status)) throw ConfigError(fmt::format("{}: experiment file not found", file.string()));
@@ -320,7 +340,7 @@ ExperimentConfig load_experiment(const std::filesystem::path& file) {
   std::ostringstream text;
   if (in) text << in.rdbuf();
   if (!in || in.bad()) throw ConfigError(fmt::format("{}: cannot read the experiment file", file.string()));
-  return parse_experiment(text.str(), file);
+  return parse_experiment(text.str(), file, models);
 }
 
 }  // namespace kbrain

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/config/spiking_config.hpp"
+#include "core/model/model_schema.hpp"
 
 namespace kbrain {
 
@@ -84,10 +85,14 @@ struct ExperimentConfig {
   std::filesystem::path source;  // the TOML file
   std::string name;
   std::string description;
-  std::string model = "io";               // io | lif | izhikevich | hh (spiking: see `spiking`)
+  std::string model = "io";               // a kind of the ModelCatalog (models/registry.hpp)
+  std::string family = "gap_network";     // the kind's ModelSchema::family: which tables the file has
   std::string parameter_set = "reference";
   std::string gate_step = "reference";    // reference (literal 0.05 in the fast-K gates) | corrected (dt)
-  std::vector<std::pair<std::string, double>> parameter_overrides;  // [model.parameters] key = value
+  // [model.parameters] key = value, in file order; keys and bounds from the model's parameter table
+  std::vector<std::pair<std::string, double>> parameter_overrides;
+  // [simulation] settings of this model (ModelSchema::options), e.g. gap_kernel; unset keys take their default
+  std::vector<std::pair<std::string, std::string>> options;
   double dt = 0.05;                       // ms
   std::int64_t steps = 0;
   Precision precision = Precision::Double;
@@ -97,10 +102,17 @@ struct ExperimentConfig {
   StimulusConfig stimulus;
   RecordConfig record;
   CompareConfig compare;
-  SpikingConfig spiking;                  // model.kind = lif | izhikevich | hh (core/config/spiking_config.hpp)
+  SpikingConfig spiking;                  // family spiking_network (core/config/spiking_config.hpp)
+
+  bool spiking_family() const { return family == "spiking_network"; }
+  // The value of a model option: the file's or the CLI's, else `fallback`.
+  std::string option(const std::string& key, const std::string& fallback) const;
+  void set_option(const std::string& key, const std::string& value);
 };
 
-ExperimentConfig load_experiment(const std::filesystem::path& file);
-ExperimentConfig parse_experiment(const std::string& toml_text, const std::filesystem::path& source_name);
+// `models` names the kinds and their tables (models/registry.hpp: model_catalog()).
+ExperimentConfig load_experiment(const std::filesystem::path& file, const ModelCatalog& models);
+ExperimentConfig parse_experiment(const std::string& toml_text, const std::filesystem::path& source_name,
+                                  const ModelCatalog& models);
 
 }  // namespace kbrain

@@ -8,18 +8,9 @@
 #include <limits>
 
 #include "core/config/spiking_config_reader.hpp"
+#include "core/model/model_schema.hpp"
 
 namespace kbrain {
-
-const std::vector<std::string>& spiking_model_kinds() {
-  static const std::vector<std::string> kinds = {"lif", "izhikevich", "hh", "cortex_hh"};
-  return kinds;
-}
-
-bool is_spiking_model(const std::string& kind) {
-  const auto& k = spiking_model_kinds();
-  return std::find(k.begin(), k.end(), kind) != k.end();
-}
 
 namespace config_detail {
 namespace {
@@ -29,25 +20,6 @@ const std::vector<std::string> kBackends = {"serial", "openmp", "cuda"};
 const std::vector<std::string> kPrecisions = {"float", "double"};
 const std::vector<std::string> kConnectivity = {"fixed_probability", "fixed_in_degree", "all_to_all", "none"};
 const std::vector<std::string> kInputKinds = {"current", "thalamic", "poisson"};
-const std::vector<std::string> kVariables = {"v", "ge", "gi", "xe", "xi", "u", "m", "h", "n", "p"};
-const std::vector<std::string> kParameters = {"c_m", "g_l", "e_l", "v_threshold", "v_reset", "refractory",
-                                              "tau_e", "tau_i", "e_e", "e_i", "g_na", "g_kd", "g_m", "e_na",
-                                              "e_k", "v_t", "a", "b", "c", "d"};
-const std::vector<std::string> kCortexParameters = {"g_l_inh", "g_kd_inh", "g_m_inh", "network_dt", "lut_v_min",
-                                                    "lut_v_max", "lut_dv", "tpm_k", "tpm_m", "tpm_v", "delay_min",
-                                                    "delay_max", "input_start", "input_stop"};
-
-struct KindRules {
-  std::vector<std::string> sets, integrators, synapses;
-};
-
-KindRules rules_for(const std::string& kind) {
-  if (kind == "lif") return {{"coba", "cuba", "lif"}, {"euler", "exponential_euler", "exact", "rk4"},
-                             {"conductance_exp", "conductance_alpha", "current_exp"}};
-  if (kind == "hh") return {{"cobahh"}, {"exponential_euler", "euler"}, {"conductance_exp", "conductance_alpha"}};
-  if (kind == "cortex_hh") return {{"wang2012"}, {"forward_euler", "exponential_euler"}, {"conductance_alpha"}};
-  return {{"izhikevich2003"}, {"net_m", "euler"}, {"delta"}};
-}
 
 double number(TableReader& t, std::string_view key, double fallback, double min, const char* requirement) {
   const std::optional<double> v = t.get_number(key);
@@ -184,11 +156,11 @@ void read_inputs(TableReader& root, SpikingConfig& s) {
                                   root.file()));
 }
 
-void read_record(TableReader& root, SpikingConfig& s) {
+void read_record(TableReader& root, SpikingConfig& s, const std::vector<std::string>& variables) {
   std::optional<TableReader> t = root.get_table("record");
   if (!t) return;
   s.record_spikes = t->get_bool("spikes").value_or(true);
-  if (t->has("variables")) s.variables = choices(*t, "variables", kVariables);
+  if (t->has("variables")) s.variables = choices(*t, "variables", variables);
   s.record_neurons = integers(*t, "neurons", 0, s.neurons - 1);
   s.every = integer(*t, "every", 1, 1, std::numeric_limits<std::int64_t>::max());
   s.csv = t->get_bool("csv").value_or(true);
@@ -212,46 +184,27 @@ void read_compare(TableReader& root, CompareConfig& c) {
 
 }  // namespace
 
-void read_spiking_model(TableReader& model, ExperimentConfig& cfg) {
+void read_spiking_model(TableReader& model, const ModelSchema& schema, ExperimentConfig& cfg) {
   SpikingConfig& s = cfg.spiking;
-  const KindRules rules = rules_for(cfg.model);
-  s.parameter_set = model.get_choice("parameter_set", rules.sets, rules.sets.front());
-  if (model.has("integrator")) s.integrator = model.get_choice("integrator", rules.integrators, std::nullopt);
-  if (model.has("synapse")) s.synapse = model.get_choice("synapse", rules.synapses, std::nullopt);
+  s.parameter_set = model.get_choice("parameter_set", schema.parameter_sets, schema.parameter_sets.front());
+  if (model.has("integrator")) s.integrator = model.get_choice("integrator", schema.integrators, std::nullopt);
+  if (model.has("synapse")) s.synapse = model.get_choice("synapse", schema.synapses, std::nullopt);
   if (model.has("initial_v")) s.initial_v = model.get_number("initial_v");
-  const bool cortex = cfg.model == "cortex_hh";
-  std::vector<std::string> allowed = kParameters;
-  if (cortex) {
+  if (cfg.model == "cortex_hh") {
     s.gating = model.get_choice("gating", {"traub_miles", "wang2012"}, std::string("traub_miles"));
     if (model.has("eai")) s.eai = model.get_bool("eai");
     if (model.has("lut")) s.lut = model.get_bool("lut");
     if (model.has("tpm")) s.tpm = model.get_bool("tpm");
-    allowed.insert(allowed.end(), kCortexParameters.begin(), kCortexParameters.end());
-  }
-  if (std::optional<TableReader> params = model.get_table("parameters")) {
-    for (const auto& entry : params->entries_in_file_order()) {
-      if (std::find(allowed.begin(), allowed.end(), entry.key) == allowed.end())
-        params->fail(entry.key, fmt::format("is not a point-neuron parameter; [model.parameters] keys for "
-                                            "model.kind = \"{}\" must be one of {}", cfg.model, join(allowed)));
-      const double v = *params->get_number(entry.key);
-      const bool positive = entry.key == "c_m" || entry.key == "tau_e" || entry.key == "tau_i" ||
-                            entry.key == "network_dt" || entry.key == "lut_dv" || entry.key == "tpm_k" ||
-                            entry.key == "tpm_m" || entry.key == "delay_min";
-      if (positive && !(v > 0)) params->fail(entry.key, fmt::format("must be > 0 (got {})", v));
-      if ((entry.key.rfind("g_", 0) == 0 || entry.key == "refractory") && !(v >= 0))
-        params->fail(entry.key, fmt::format("must be >= 0 (got {})", v));
-      s.parameter_overrides.emplace_back(entry.key, v);
-    }
   }
   model.reject_unknown_keys(fmt::format("with model.kind = \"{}\"", cfg.model));
 }
 
-void read_spiking_tables(TableReader& root, ExperimentConfig& cfg) {
+void read_spiking_tables(TableReader& root, ExperimentConfig& cfg, const ModelSchema& schema) {
   SpikingConfig& s = cfg.spiking;
   if (std::optional<TableReader> sim = root.get_table("simulation")) s.dt_given = sim->has("dt");
   read_network(root, s);
   read_inputs(root, s);
-  read_record(root, s);
+  read_record(root, s, schema.variable_names());
   read_compare(root, cfg.compare);
 }
 

@@ -10,8 +10,6 @@
 
 namespace kbrain {
 
-bool is_spiking_model(const std::string& kind);  // lif | izhikevich | hh | cortex_hh
-const std::vector<std::string>& spiking_model_kinds();
 
 struct SpikingWeightConfig {
   std::string kind = "constant";  // constant | uniform [low, high)

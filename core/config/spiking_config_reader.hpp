@@ -7,9 +7,10 @@
 
 namespace kbrain::config_detail {
 
-// [model] keys other than kind (parameter_set, integrator, synapse, [model.parameters]).
-void read_spiking_model(TableReader& model, ExperimentConfig& cfg);
+// [model] keys other than kind and [model.parameters] (parameter_set, integrator, synapse, cortex_hh methods),
+// with the choices of the kind's schema.
+void read_spiking_model(TableReader& model, const ModelSchema& schema, ExperimentConfig& cfg);
 // [network], [[input]], [record], [compare] for a spiking model; [simulation] has been read.
-void read_spiking_tables(TableReader& root, ExperimentConfig& cfg);
+void read_spiking_tables(TableReader& root, ExperimentConfig& cfg, const ModelSchema& schema);
 
 }  // namespace kbrain::config_detail

@@ -1,0 +1,72 @@
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "backends/registry.hpp"
+#include "experiments/program/backend_facts.hpp"
+#include "experiments/program/commands.hpp"
+#include "experiments/program/compare_experiment.hpp"
+#include "experiments/program/mpi_env.hpp"
+#include "models/registry.hpp"
+
+namespace kbrain {
+
+namespace {
+
+std::vector<std::string> choose_backends(const CompareOptions& o, const ExperimentConfig& cfg) {
+  std::vector<std::string> out;
+  if (!o.backends.empty()) {
+    for (auto& b : o.backends) {
+      if (!has_backend(b)) throw ConfigError(fmt::format("--backends: '{}' is not compiled into this kbrain", b));
+      out.push_back(b);
+    }
+    return out;
+  }
+  if (cfg.compare.backends.empty()) return backend_names();
+  for (auto& b : cfg.compare.backends) {
+    if (has_backend(b))
+      out.push_back(b);
+    else
+      fmt::print(stderr, "note: backend '{}' (compare.backends) is not compiled in; skipped\n", b);
+  }
+  if (out.empty()) throw ConfigError(cfg.source.string() + ": none of compare.backends is compiled in");
+  return out;
+}
+
+}  // namespace
+
+int cmd_compare(const CompareOptions& o) {
+  for (double d : o.densities)
+    if (!(d > 0)) throw ConfigError("--densities: junctions per cell must be > 0");
+  if (!o.ranks.empty()) return cmd_compare_ranks(o);
+  if (o.weak || o.partition != "auto" || o.halo_exchange != "auto")
+    throw ConfigError("--weak, --partition and --halo-exchange apply to the ranks axis: give --ranks K1,K2,...");
+  if (mpi_world_size() > 1)
+    throw ConfigError("kbrain compare does not run under mpirun; use `kbrain compare --ranks K1,K2,...` instead");
+  const ExperimentConfig cfg = load_model_experiment(o.experiment);
+  const auto backends = choose_backends(o, cfg);
+  std::vector<Precision> precisions;
+  for (auto& p : (o.precisions.empty() ? cfg.compare.precisions : o.precisions)) precisions.push_back(parse_precision(p));
+  std::vector<std::int64_t> sizes = o.sizes.empty() ? cfg.compare.sizes : o.sizes;
+  if (sizes.empty()) sizes.push_back(0);  // the experiment's own size
+  for (auto s : sizes)
+    if (s < 0) throw ConfigError("--sizes: sizes must be >= 1");
+  CompareSweep sweep;
+  sweep.backends = backends;
+  sweep.precisions = precisions;
+  sweep.sizes = sizes;
+  sweep.densities = !o.densities.empty() ? o.densities : cfg.compare.densities;
+  if (sweep.densities.empty()) sweep.densities.push_back(0);  // the experiment's own density
+  sweep.steps = o.steps;
+  sweep.budget = o.max_slow_cell_steps > 0 ? o.max_slow_cell_steps : cfg.compare.max_slow_cell_steps;
+  sweep.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare" : std::filesystem::path(o.out_dir);
+  int code = 0;
+  with_model(cfg.model, [&](auto tag) { code = compare_experiment<typename decltype(tag)::type>(cfg, sweep); });
+  return code;
+}
+
+}  // namespace kbrain

@@ -1,0 +1,119 @@
+#pragma once
+// `kbrain compare` for any model (cmd_compare.cpp chooses the model): for every point of the sweep (densities x
+// sizes) one plan, one reference run (serial double, or the first backend in double), then every backend x
+// precision; one row each with the common columns (size, phase times, ns per cell-step, wall s per bio s, speedups)
+// and the model's own agreement columns (Model::agreement_columns / agreement). Saved after every row
+// (compare.partial.*), published complete at the end (compare.{md,csv,json}).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/report/comparison_table.hpp"
+#include "experiments/program/backend_facts.hpp"
+#include "experiments/program/build_info.hpp"
+#include "models/runtime/run_dispatch.hpp"
+
+namespace kbrain {
+
+struct CompareSweep {
+  std::vector<std::string> backends;
+  std::vector<Precision> precisions;
+  std::vector<std::int64_t> sizes;    // 0: the file's
+  std::vector<double> densities;      // 0: the file's
+  std::int64_t steps = 0;             // 0: the file's
+  std::int64_t budget = 0;            // slow-backend budget in mesh-equivalent cell-steps
+  std::filesystem::path out_dir;
+};
+
+template <class Model>
+std::vector<ReportColumn> compare_columns(const typename Model::Plan& plan) {
+  std::vector<ReportColumn> c = {{Model::kCells, Model::kCells, "int"},
+                                 {Model::kConnections, Model::kConnections, "int"},
+                                 {"setup_s", "setup s", "sig3"},
+                                 {"simulate_s", "simulate s", "sig3"},
+                                 {"output_s", "output s", "sig3"},
+                                 {"ns_per_cell_step", "ns/cell-step", "sig3"},
+                                 {"wall_s_per_bio_s", "wall s per bio s", "sig3"}};
+  for (auto& col : Model::agreement_columns(plan)) c.push_back(std::move(col));
+  return c;
+}
+
+template <class Model>
+ComparisonTableRow compare_row(const typename Model::Plan& plan, const RunRequest& request, const RunResult& r,
+                               const RunResult& ref, bool is_reference) {
+  ComparisonTableRow row;
+  row.size_label = plan.size_label;
+  row.backend = r.backend;
+  row.precision = r.precision;
+  row.steps = r.steps;
+  row.steps_requested = plan.steps;
+  row.simulate_s = r.simulate_s;
+  const double bio_s = double(r.steps) * plan.dt_ms / 1000.0;
+  row.values = {ReportValue::num(double(plan.cells)),      ReportValue::num(r.connections),
+                ReportValue::num(r.setup_s),               ReportValue::num(r.simulate_s),
+                ReportValue::num(r.output_s),              ReportValue::num(r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps))),
+                ReportValue::num(r.simulate_s / bio_s)};
+  for (auto& v : Model::agreement(plan, request, r, ref, is_reference)) row.values.push_back(std::move(v));
+  row.note = r.strategy;
+  if (r.generate_s > 0) row.note += fmt::format("{}generate {:.3g} s", row.note.empty() ? "" : "; ", r.generate_s);
+  return row;
+}
+
+template <class Model>
+int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
+  const std::string ref_backend = reference_backend(sweep.backends);
+  ComparisonTable table;
+  table.experiment = cfg.name;
+  table.model = cfg.model;
+  table.date = today_iso();
+  table.commit = git_commit();
+  table.command = command_line();
+  table.kokkos = kokkos_description();
+  for (const auto& b : sweep.backends) table.hardware.emplace_back(b, backend_facts(b).description);
+  if (std::find(sweep.backends.begin(), sweep.backends.end(), ref_backend) == sweep.backends.end())
+    table.hardware.emplace_back(ref_backend, backend_facts(ref_backend).description);
+
+  for (const double density : sweep.densities)
+    for (const std::int64_t size : sweep.sizes) {
+      const typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{size, density, sweep.steps});
+      table.dt_ms = plan.dt_ms;
+      if (table.columns.empty()) table.columns = compare_columns<Model>(plan);
+      RunRequest request;
+      request.probe_cells = Model::probe_cells(plan);
+      request.probe_every = Model::kProbeEvery;
+      request.keep_spikes = true;
+      fmt::print(stderr, "[compare] {} {} ({}), {:.0f} {}\n", plan.cells, Model::kCells, plan.size_label,
+                 plan.connections, Model::kConnections);
+      auto steps_for = [&](const std::string& b) {
+        return budget_steps(backend_facts(b), static_cast<std::int64_t>(plan.work_per_step), plan.steps, sweep.budget);
+      };
+      typename Model::Plan ref_plan = plan;
+      ref_plan.steps = steps_for(ref_backend);
+      const RunResult ref = run_on<Model>(ref_plan, ref_backend, Precision::Double, request);
+      for (const auto& b : sweep.backends)
+        for (const Precision prec : sweep.precisions) {
+          const bool is_reference = b == ref_backend && prec == Precision::Double;
+          RunResult r;
+          if (is_reference) {
+            r = ref;
+          } else {
+            typename Model::Plan p = plan;
+            p.steps = steps_for(b);
+            r = run_on<Model>(p, b, prec, request);
+          }
+          ComparisonTableRow row = compare_row<Model>(plan, request, r, ref, is_reference);
+          if (ref_backend != "serial") row.note += (row.note.empty() ? "" : "; ") + ("reference: " + ref_backend + " double");
+          fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} ns/cell-step\n", b, to_string(prec), r.steps,
+                     r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps)));
+          table.rows.push_back(std::move(row));
+          save_comparison(sweep.out_dir, table, false);
+        }
+    }
+  publish_comparison(sweep.out_dir, table);
+  return 0;
+}
+
+}  // namespace kbrain

@@ -1,0 +1,98 @@
+#pragma once
+// `kbrain run` for any model (cmd_run.cpp chooses the model): plan, run.json (complete: false), the run on the
+// chosen backend, run.json (complete: true), a summary. The model contributes its plan, its run.json fields
+// (Model::describe) and its figures (RunResult::figures, populations).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "core/recorders/run_manifest.hpp"
+#include "experiments/program/backend_facts.hpp"
+#include "experiments/program/build_info.hpp"
+#include "experiments/program/commands.hpp"
+#include "models/runtime/run_dispatch.hpp"
+
+namespace kbrain {
+
+template <class Model>
+RunManifest start_manifest(const ExperimentConfig& cfg, const typename Model::Plan& plan, const std::string& backend,
+                           Precision precision) {
+  RunManifest m;
+  m.fields = {{"experiment", cfg.name},       {"source", cfg.source.string()},
+              {"model", cfg.model},           {"backend", backend},
+              {"precision", to_string(precision)}, {"hardware", backend_facts(backend).description},
+              {"commit", git_commit()},       {"date", today_iso()},
+              {"command", command_line()},    {"kokkos", kokkos_description()}};
+  for (const auto& [k, v] : Model::describe(plan)) m.fields[k] = v;
+  m.numbers = {{Model::kCells, double(plan.cells)},
+               {Model::kConnections, plan.connections},
+               {"steps", double(plan.steps)},
+               {"dt_ms", plan.dt_ms}};
+  return m;
+}
+
+template <class Model>
+void finish_manifest(RunManifest& m, const typename Model::Plan& plan, const RunResult& r) {
+  const double bio_s = double(r.steps) * plan.dt_ms / 1000.0;
+  m.numbers["network_s"] = plan.network_build_s;
+  m.numbers[Model::kConnections] = r.connections;
+  if (r.generate_s > 0) m.numbers["generate_s"] = r.generate_s;
+  m.numbers["setup_s"] = r.setup_s;
+  m.numbers["simulate_s"] = r.simulate_s;
+  m.numbers["output_s"] = r.output_s;
+  m.numbers["ns_per_cell_step"] = r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps));
+  m.numbers["wall_s_per_bio_s"] = r.simulate_s / bio_s;
+  m.numbers["spikes"] = double(r.spikes);
+  for (const auto& [k, v] : r.figures) m.numbers[k + "_per_s"] = v / r.simulate_s;
+  for (const auto& p : r.populations) {
+    m.numbers["rate_hz_" + p.name] = p.rate_hz;
+    m.numbers["isi_cv_" + p.name] = p.isi_cv;
+  }
+  if (!r.strategy.empty()) m.fields[Model::kStrategy] = r.strategy;
+  m.complete = true;
+}
+
+template <class Model>
+void print_summary(const ExperimentConfig& cfg, const typename Model::Plan& plan, const RunResult& r,
+                   const std::string& backend, Precision precision, const std::filesystem::path& out_dir) {
+  const double bio_s = double(r.steps) * plan.dt_ms / 1000.0;
+  fmt::print("{}: {}, {} {}, {} {}, {} steps of {} ms on {} ({}), {}\n", cfg.name, cfg.model, plan.cells,
+             Model::kCells, r.connections, Model::kConnections, r.steps, plan.dt_ms, backend, to_string(precision),
+             backend_facts(backend).description);
+  if (r.generate_s > 0) fmt::print("  generate {:.3f} s (on {})\n", r.generate_s, backend);
+  fmt::print("  network {:.3f} s, setup {:.3f} s, simulate {:.3f} s ({:.3f} ns/cell-step, {:.3f} s per bio s), "
+             "output {:.3f} s\n",
+             plan.network_build_s, r.setup_s, r.simulate_s, r.simulate_s * 1e9 / (double(plan.cells) * r.steps),
+             r.simulate_s / bio_s, r.output_s);
+  for (const auto& [k, v] : r.figures) fmt::print("  {}: {:.3e} per s\n", k, v / r.simulate_s);
+  for (const auto& p : r.populations)
+    fmt::print("  {:<4} {:>7} neurons  {:8.3f} Hz  ISI CV {:.3f}\n", p.name, p.neurons, p.rate_hz, p.isi_cv);
+  if (!r.strategy.empty()) fmt::print("  {}: {}\n", Model::kStrategy, r.strategy);
+  fmt::print("  spikes: {}; output in {}\n", r.spikes, out_dir.string());
+}
+
+template <class Model>
+int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Precision precision,
+                   const RunOptions& o) {
+  const typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps});
+  const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
+  std::filesystem::create_directories(out_dir);
+  RunManifest m = start_manifest<Model>(cfg, plan, backend, precision);
+  write_manifest(out_dir / "run.json", m);
+
+  RunRequest request;
+  request.out_dir = out_dir;
+  request.write_trace = true;
+  request.write_spikes = plan.record_spikes;
+  request.keep_spikes = plan.record_spikes || Model::kSpikeStatistics;
+  const RunResult r = run_on<Model>(plan, backend, precision, request);
+
+  finish_manifest<Model>(m, plan, r);
+  write_manifest(out_dir / "run.json", m);
+  print_summary<Model>(cfg, plan, r, backend, precision, out_dir);
+  return 0;
+}
+
+}  // namespace kbrain

@@ -1,0 +1,160 @@
+#include "models/olive/olive_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/inputs/g_cal.hpp"
+#include "core/timing/stopwatch.hpp"
+#include "models/olive/cell/io_state.hpp"
+#include "models/olive/olive_schema.hpp"
+
+namespace kbrain::olive {
+
+namespace {
+
+olive::IoParameters make_parameters(const ExperimentConfig& cfg) {
+  olive::IoParameters p = olive::io_parameter_set(cfg.parameter_set);
+  p.dt = cfg.dt;
+  p.gate_mode = cfg.gate_step == "corrected" ? olive::GateStepMode::Corrected : olive::GateStepMode::Reference;
+  try {
+    olive_parameter_table().apply_all(p, cfg.parameter_overrides);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(cfg.source.string() + ": model.parameters: " + e.what());
+  }
+  return p;
+}
+
+RandomNetworkSpec make_generator_spec(const NetworkConfig& n, std::int64_t size_override, double density_override) {
+  RandomNetworkSpec s;
+  s.kind = n.type == "uniform" ? RandomNetworkSpec::Kind::Uniform : RandomNetworkSpec::Kind::Gaussian3d;
+  s.cells = size_override > 0 ? size_override : n.cells;
+  s.density = density_override > 0 ? density_override : n.density;
+  s.exact = n.mode == "exact";
+  s.sigma = n.sigma;
+  s.scale = n.scale;
+  s.symmetric = n.symmetric;
+  s.seed = n.seed;
+  s.g_low = n.conductance_range ? n.conductance_low : n.conductance;
+  s.g_high = n.conductance_range ? n.conductance_high : n.conductance;
+  return s;
+}
+
+GapNetwork make_network(const ExperimentConfig& cfg, std::int64_t size_override) {
+  const auto& n = cfg.network;
+  if (n.type == "mesh2d") {
+    const auto rows = size_override > 0 ? size_override : n.rows;
+    const auto cols = size_override > 0 ? size_override : n.cols;
+    return make_mesh2d(rows, cols, n.conductance);
+  }
+  if (n.type == "all_to_all") return make_all_to_all(size_override > 0 ? size_override : n.cells, n.conductance);
+  if (size_override > 0)
+    throw ConfigError(cfg.source.string() + ": network.type = \"" + n.type +
+                      "\" has its size fixed by its file; --sizes / compare.sizes apply to mesh2d and all_to_all");
+  if (n.type == "matrix_file") return read_conductance_matrix(n.file, n.cells);
+  if (n.type == "edge_list") return read_edge_list(n.file, n.cells);
+  throw ConfigError(cfg.source.string() + ": unknown network.type '" + n.type + "'");
+}
+
+// Size, connections and the serial budget's work per step, for run.json and compare rows.
+void describe_size(OlivePlan& plan, const ExperimentConfig& cfg) {
+  const GapNetwork& net = *plan.network;
+  plan.cells = net.cells;
+  plan.connections = plan.generator ? plan.generator->expected_junctions : double(net.junctions());
+  plan.size_label = net.is_mesh()      ? fmt::format("{}x{}", net.mesh_rows, net.mesh_cols)
+                    : plan.generator ? fmt::format("{} d={}", plan.generator->spec.kind_name(),
+                                                   plan.generator->spec.density)
+                                     : fmt::format("{}", net.cells);
+  // A cell with J junctions costs max(1, J/8) mesh cells (the 8-neighbour mesh): dense random networks run
+  // proportionally fewer steps on the slow backends.
+  plan.work_per_step = std::ceil(double(net.cells) *
+                                 std::max(1.0, plan.connections / std::max<double>(1.0, double(net.cells)) / 8.0));
+  (void)cfg;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> spread_cells(std::int64_t cells, std::int64_t count) {
+  std::vector<std::int64_t> out;
+  if (cells <= 0 || count <= 0) return out;
+  count = std::min(count, cells);
+  for (std::int64_t k = 0; k < count; ++k)
+    out.push_back(count == 1 ? 0 : (k * (cells - 1)) / (count - 1));
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& request) {
+  const std::int64_t size_override = request.size;
+  const double density_override = request.density;
+  OlivePlan plan;
+  plan.config = &cfg;
+  plan.params = make_parameters(cfg);
+  plan.steps = request.steps > 0 ? request.steps : cfg.steps;
+  plan.dt_ms = plan.params.dt;
+  plan.gap_kernel = cfg.option("gap_kernel", "auto");
+  plan.use_mesh_kernel = cfg.option("mesh_kernel", "on") == "on";
+  if (plan.gap_kernel == "tiled" && cfg.network.type != "gaussian3d")
+    throw ConfigError("gap_kernel = \"tiled\" needs a gaussian3d network (cells on a lattice); " +
+                      cfg.source.string() + " has network.type = \"" + cfg.network.type + "\"");
+  Stopwatch sw;
+  // Input files are user input: any problem reading them is reported like a config error (exit code 2).
+  try {
+    if (cfg.network.generated()) {  // tables only (validates the parameters); the runner generates the CSR
+      plan.generator = std::make_shared<const RandomNetworkTables>(
+          make_random_network_tables(make_generator_spec(cfg.network, size_override, density_override)));
+      GapNetwork placeholder;
+      placeholder.cells = plan.generator->spec.cells;
+      plan.network = std::make_shared<const GapNetwork>(std::move(placeholder));
+    } else {
+      if (density_override > 0)
+        throw ConfigError(cfg.source.string() +
+                          ": a density override (--density, --densities, compare.densities) applies to uniform and "
+                          "gaussian3d networks only");
+      plan.network = std::make_shared<const GapNetwork>(make_network(cfg, size_override));
+    }
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ConfigError(cfg.source.string() + ": [network]: " + e.what());
+  }
+  const auto cells = plan.network->cells;
+  try {
+    plan.g_cal = make_g_cal(cfg.g_cal, cells);
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ConfigError(cfg.source.string() + ": [cells.g_cal]: " + e.what());
+  }
+  plan.network_build_s = sw.seconds();
+
+  describe_size(plan, cfg);
+  plan.record_spikes = cfg.record.spikes;
+  plan.record_csv = cfg.record.csv;
+  plan.record_binary = cfg.record.binary;
+  plan.trace_every = std::max<std::int64_t>(1, cfg.record.every);
+  plan.probe_var = olive::V_AXON;
+  if (size_override > 0) return plan;  // resized networks (compare) record no traces: record.cells refer to the file's size
+
+  for (const auto& name : cfg.record.variables) {
+    const int v = olive::var_index(name);
+    if (v < 0) throw ConfigError(cfg.source.string() + ": record.variables: unknown IO variable '" + name + "'");
+    plan.trace_vars.push_back(v);
+    plan.trace_var_names.push_back(name);
+  }
+  if (cfg.record.all_cells) {
+    for (std::int64_t i = 0; i < cells; ++i) plan.trace_cells.push_back(i);
+  } else {
+    for (auto c : cfg.record.cells) {
+      if (c < 0 || c >= cells)
+        throw ConfigError(cfg.source.string() + ": record.cells: cell " + std::to_string(c) +
+                          " is outside the network (0 .. " + std::to_string(cells - 1) + ")");
+      plan.trace_cells.push_back(c);
+    }
+  }
+  return plan;
+}
+
+}  // namespace kbrain::olive

@@ -1,0 +1,118 @@
+#pragma once
+// The inferior-olive model as the runner sees it (models/runtime/model_runner.hpp): checks the memory plan before
+// anything is allocated, builds the network on the backend (generated there for uniform/gaussian3d, timed as
+// "generate"; uploaded otherwise), owns the stimulus and advances one step per call.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/inputs/stimulus.hpp"
+#include "core/network/generate_network.hpp"
+#include "core/timing/stopwatch.hpp"
+#include "models/olive/drivers/io_memory_plan.hpp"
+#include "models/olive/gap/io_network_device.hpp"
+#include "models/olive/cell/io_sampler.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
+#include "models/olive/launch/gap_strategy.hpp"
+#include "models/olive/olive_plan.hpp"
+#include "models/runtime/model_runner.hpp"
+#include "models/runtime/run_request.hpp"
+#include "models/runtime/run_result.hpp"
+
+namespace kbrain::olive {
+
+// What `plan` will allocate on Backend in precision Real (models/olive/drivers/io_memory_plan.hpp).
+template <class Backend, class Real>
+olive::IoMemoryShape olive_memory_shape(const OlivePlan& plan, const RunRequest& request) {
+  const auto& cfg = *plan.config;
+  const GapNetwork& net = *plan.network;
+  olive::IoMemoryShape s;
+  s.cells = net.cells;
+  s.real_bytes = sizeof(Real);
+  s.spikes = plan.record_spikes || request.write_spikes || request.keep_spikes;
+  s.per_cell_stimulus = cfg.stimulus.kind == "cell_file";
+  if (plan.generator) {
+    s.generated = true;
+    s.junctions = plan.generator->junction_bound;
+    s.per_junction_g = !plan.generator->spec.constant_conductance();
+    s.symmetric = plan.generator->spec.symmetric;
+    s.generator_table_bytes = plan.generator->table_bytes();
+    s.tiled_lists = tiles_by_default(Backend::is_gpu, plan.generator->spec.kind == RandomNetworkSpec::Kind::Gaussian3d,
+                                     s.junctions, s.cells);
+  } else {
+    s.junctions = net.junctions();
+    s.per_junction_g = !net.conductance.empty();
+    s.mesh_kernel = plan.use_mesh_kernel && net.is_mesh() && net.conductance.empty();
+    s.host_network_copy = !Backend::is_gpu;
+  }
+  const auto trace_width = static_cast<std::int64_t>(plan.trace_vars.size() * plan.trace_cells.size());
+  if (request.write_trace && trace_width > 0) s.sampled_values += trace_width * trace_sampler_capacity(trace_width);
+  s.sampled_values += static_cast<std::int64_t>(request.probe_cells.size()) * kProbeSamplerCapacity;
+  return s;
+}
+
+template <class Backend, class Real>
+class OliveRun {
+ public:
+  using Exec = typename Backend::execution_space;
+  using Mem = typename Backend::memory_space;
+  using Sampler = olive::IoSampler<Exec, Real>;
+  using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+  OliveRun(const OlivePlan& plan, const RunRequest& request, RunResult& res)
+      : sim_(make_simulation(plan, request, res)),
+        stimulus_(make_stimulus(plan.config->stimulus, plan.network->cells, plan.steps)) {
+    if (plan.record_spikes || request.write_spikes || request.keep_spikes)
+      sim_.enable_spikes(plan.config->record.spike_threshold);
+    res.strategy = sim_.strategy_name();  // chosen, and its lists (tiled) built, by the constructor
+  }
+
+  std::int64_t steps_per_call() const { return 1; }
+  void step() {
+    const std::int64_t n = sim_.steps_done();
+    const std::vector<double>* per_cell = stimulus_->has_per_cell() ? stimulus_->per_cell_current(n) : nullptr;
+    sim_.step(stimulus_->uniform_current(n), per_cell);
+  }
+  void fence() { sim_.fence(); }
+  std::int64_t steps_done() const { return sim_.steps_done(); }
+  const auto& state() { return sim_.state(); }
+  std::int64_t device_bytes() const { return sim_.device_bytes(); }
+  bool spikes_due(std::int64_t, std::int64_t, bool) const { return sim_.spikes_due(); }
+  SpikeEvents drain_spikes(bool final_drain) {
+    if (sim_.spike_drain_interval() > 0 && (final_drain || sim_.spikes_due())) return sim_.drain_spikes();
+    return {};
+  }
+  void finish(RunResult&) {}
+
+  olive::IoSimulation<Backend, Real>& simulation() { return sim_; }
+
+ private:
+  static olive::IoSimulation<Backend, Real> make_simulation(const OlivePlan& plan, const RunRequest& request,
+                                                         RunResult& res) {
+    const GapKernelRequest gap_request = parse_gap_kernel_request(plan.gap_kernel);
+    const auto hw = Backend::describe();  // refuse before anything is allocated
+    olive::require_memory(olive_memory_shape<Backend, Real>(plan, request), hw.free_memory_bytes,
+                       std::string(Backend::name) + " (" + hw.device + ")");
+    if (!plan.generator) {
+      res.connections = double(plan.network->junctions());
+      return olive::IoSimulation<Backend, Real>(plan.params, *plan.network, plan.g_cal, plan.use_mesh_kernel, gap_request);
+    }
+    Stopwatch generate;
+    const auto net = generate_network<Exec, Real, Mem>(*plan.generator);  // fences
+    res.generate_s = generate.seconds();
+    res.connections = double(net.junctions());
+    return olive::IoSimulation<Backend, Real>(
+        plan.params,
+        olive::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g, net.g_const,
+                                                    net.lattice_side),
+        plan.g_cal, gap_request);
+  }
+
+  olive::IoSimulation<Backend, Real> sim_;
+  std::unique_ptr<Stimulus> stimulus_;
+};
+
+}  // namespace kbrain::olive

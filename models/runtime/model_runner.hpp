@@ -1,0 +1,132 @@
+#pragma once
+// The one runner: any model, on one backend, in one precision. Phases, timed separately:
+//   setup    — the model's simulation is constructed (network generated on the backend or uploaded, state filled);
+//   simulate — the step loop; a drain point (a full sampler, spikes due) fences, then moves data to the host;
+//   output   — everything that moves data to the host or to files (drains and closing the recorders).
+// A model plugs in through Model::Plan and Model::Simulation<Backend, Real>, which provides:
+//   Simulation(const Plan&, const RunRequest&, RunResult&)  (may set generate_s, connections, strategy)
+//   std::int64_t steps_per_call() const;   void step();   void fence();   std::int64_t steps_done() const;
+//   using Sampler (a DeviceSampler over the model's state);   auto& state();   std::int64_t device_bytes() const;
+//   bool spikes_due(std::int64_t before, std::int64_t after, bool streaming) const;
+//   SpikeEvents drain_spikes(bool final_drain);   void finish(RunResult&)  (model figures once the loop is done)
+// Used by `kbrain run`, `kbrain compare` and tests, through run_on (models/runtime/run_dispatch.hpp).
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "core/recorders/trace_recorder.hpp"
+#include "core/timing/progress.hpp"
+#include "core/timing/stopwatch.hpp"
+#include "models/runtime/run_plan.hpp"
+#include "models/runtime/run_request.hpp"
+#include "models/runtime/run_result.hpp"
+
+namespace kbrain {
+
+template <class Real>
+constexpr const char* precision_name() {
+  return std::is_same<Real, float>::value ? "float" : "double";
+}
+
+// Samples held on the device between drains: about 8 MiB of values, at most 4096 samples.
+inline int trace_sampler_capacity(std::int64_t width) {
+  return static_cast<int>(std::clamp<std::int64_t>((8 << 20) / std::max<std::int64_t>(1, width), 1, 4096));
+}
+inline constexpr int kProbeSamplerCapacity = 1024;
+
+inline TraceSpec trace_spec_of(const RunPlan& plan, bool single_precision) {
+  TraceSpec spec;
+  spec.variables = plan.trace_var_names;
+  spec.cells = plan.trace_cells;
+  spec.every = std::max<std::int64_t>(1, plan.trace_every);
+  spec.dt_ms = plan.dt_ms;
+  spec.csv = plan.record_csv;
+  spec.binary = plan.record_binary;
+  spec.single_precision = single_precision;
+  return spec;
+}
+
+template <class Model, class Backend, class Real>
+RunResult run_model(const typename Model::Plan& plan, const RunRequest& request) {
+  using Sim = typename Model::template Simulation<Backend, Real>;
+  using Sampler = typename Sim::Sampler;
+  RunResult res;
+  res.backend = Backend::name;
+  res.precision = precision_name<Real>();
+  res.steps = plan.steps;
+
+  // ---------------- setup ----------------
+  Stopwatch setup;
+  Sim sim(plan, request, res);
+  std::optional<TraceRecorder> trace;
+  std::optional<SpikeRecorder> spike_file;
+  std::optional<Sampler> trace_sampler, probe_sampler;
+  const std::int64_t every = std::max<std::int64_t>(1, plan.trace_every);
+  const bool files = !request.out_dir.empty();
+  if (files && request.write_trace && !plan.trace_vars.empty() && !plan.trace_cells.empty() &&
+      (plan.record_csv || plan.record_binary)) {
+    trace.emplace(request.out_dir, trace_spec_of(plan, std::is_same<Real, float>::value));
+    const auto width = static_cast<std::int64_t>(plan.trace_vars.size() * plan.trace_cells.size());
+    trace_sampler.emplace(plan.trace_vars, plan.trace_cells, trace_sampler_capacity(width));
+  }
+  if (files && request.write_spikes)
+    spike_file.emplace(open_spike_files(request.out_dir, plan.record_csv, plan.record_binary));
+  if (!request.probe_cells.empty()) {
+    probe_sampler.emplace(std::vector<int>{plan.probe_var}, request.probe_cells, kProbeSamplerCapacity);
+    res.probes.reserve(static_cast<std::size_t>(plan.steps / std::max<std::int64_t>(1, request.probe_every)) *
+                       request.probe_cells.size());
+  }
+  sim.fence();
+  res.setup_s = setup.seconds() - res.generate_s;
+  res.device_bytes = sim.device_bytes();
+
+  // ---------------- simulate (+ output at drain points) ----------------
+  double output_s = 0;
+  auto drain = [&](bool final_drain) {
+    sim.fence();  // queued steps belong to "simulate"
+    Stopwatch out;
+    if (trace_sampler && (final_drain || trace_sampler->full()))
+      trace_sampler->drain([&](std::int64_t step, const double* v) { trace->record(step, v); });
+    if (probe_sampler && (final_drain || probe_sampler->full()))
+      probe_sampler->drain(
+          [&](std::int64_t, const double* v) { res.probes.insert(res.probes.end(), v, v + probe_sampler->width()); });
+    const auto events = sim.drain_spikes(final_drain);
+    res.spikes += static_cast<std::int64_t>(events.size());
+    if (spike_file) spike_file->record(events);
+    if (request.keep_spikes) res.events.insert(res.events.end(), events.begin(), events.end());
+    output_s += out.seconds();
+  };
+  auto crossed = [](std::int64_t before, std::int64_t after, std::int64_t k) { return after / k != before / k; };
+
+  ProgressBar bar(std::string(Backend::name) + "/" + res.precision, plan.steps);
+  if (!request.progress) bar.finish();
+  Stopwatch loop;
+  const std::int64_t stride = sim.steps_per_call();
+  const std::int64_t probe_every = std::max<std::int64_t>(1, request.probe_every);
+  for (std::int64_t n = 0; n < plan.steps; n += stride) {
+    sim.step();
+    const std::int64_t done = n + stride;
+    if (trace_sampler && crossed(n, done, every)) trace_sampler->capture(sim.state(), done);
+    if (probe_sampler && crossed(n, done, probe_every)) probe_sampler->capture(sim.state(), done);
+    if ((trace_sampler && trace_sampler->full()) || (probe_sampler && probe_sampler->full()) ||
+        sim.spikes_due(n, done, spike_file.has_value()))
+      drain(false);
+    if (crossed(n, done, 64)) bar.update(done);
+  }
+  res.steps = sim.steps_done();
+  drain(true);
+  const double total = loop.seconds();
+  bar.finish();
+
+  Stopwatch close;
+  if (trace) trace->close();
+  if (spike_file) spike_file->close();
+  res.simulate_s = total - std::min(total, output_s);  // output_s so far = drains inside the loop
+  res.output_s = output_s + close.seconds();
+  sim.finish(res);
+  return res;
+}
+
+}  // namespace kbrain

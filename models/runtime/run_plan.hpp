@@ -1,0 +1,40 @@
+#pragma once
+// What every model's plan holds besides its own data: the plan is everything one run needs, prepared on the host
+// once (from the validated experiment) and shared by every backend and precision that runs it. A model's Plan
+// derives from RunPlan (models/<model>/<model>_plan.hpp); the runner, run.json and compare read only this part.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config/experiment_config.hpp"
+
+namespace kbrain {
+
+// How a plan is asked for: the experiment's own network, or a resized one (compare --sizes / --densities).
+struct PlanRequest {
+  std::int64_t size = 0;     // > 0: network size (mesh side or cells/neurons)
+  double density = 0;        // > 0: connections per cell (generated networks)
+  std::int64_t steps = 0;    // > 0: steps instead of the file's
+};
+
+struct RunPlan {
+  const ExperimentConfig* config = nullptr;
+  std::int64_t cells = 0;          // cells or neurons
+  double connections = 0;          // gap junctions or synapses (generated networks: expected count)
+  std::string size_label;          // compare rows: "256x256", "uniform d=100", "4000"
+  double work_per_step = 0;        // cost of one step in mesh-equivalent cell-steps (compare's serial budget)
+  std::int64_t steps = 0;
+  double dt_ms = 0;                // one step
+  double network_build_s = 0;      // host time to build the plan's network
+
+  // [record]
+  std::vector<int> trace_vars;               // indices into the model's variable table
+  std::vector<std::string> trace_var_names;
+  std::vector<std::int64_t> trace_cells;
+  std::int64_t trace_every = 1;
+  bool record_csv = true, record_binary = false;
+  bool record_spikes = true;
+  int probe_var = 0;               // the variable compare samples for its agreement columns
+};
+
+}  // namespace kbrain

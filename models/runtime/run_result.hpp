@@ -1,0 +1,33 @@
+#pragma once
+// What a run returns to `kbrain run`, `kbrain compare` and tests: phase times, spikes, probes and the model's own
+// figures (named numbers for run.json and the compare table).
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spiking/spike_statistics.hpp"
+
+namespace kbrain {
+
+struct RunResult {
+  std::string backend, precision;
+  std::int64_t steps = 0;
+  double generate_s = 0, setup_s = 0, simulate_s = 0, output_s = 0;  // generate: networks built on the backend
+  std::int64_t spikes = 0;
+  std::vector<std::pair<std::int64_t, std::int64_t>> events;  // (updates done, cell), sorted; if keep_spikes
+  std::vector<double> probes;        // (steps / probe_every) x probe cells, sample-major
+  std::int64_t device_bytes = 0;
+  double connections = 0;            // as built (a generated network: its actual count)
+  std::string strategy;              // how the model ran, e.g. the gap kernel ("mesh, 2 steps per launch")
+  std::vector<std::pair<std::string, double>> figures;  // model figures: "synaptic_events", ...
+  std::vector<spiking::PopulationStats> populations;     // spiking networks
+
+  double figure(const std::string& name, double fallback = 0) const {
+    for (const auto& [k, v] : figures)
+      if (k == name) return v;
+    return fallback;
+  }
+};
+
+}  // namespace kbrain
