@@ -7,7 +7,7 @@ namespace kbrain::bench {
 
 // Steps enqueued per benchmark iteration, before the fence that ends it. GPU backends: 100, as in a run, which
 // enqueues steps without host synchronisation; with 10, the fence and the relaunch after it added a fixed cost
-// per iteration that a run does not pay (docs/performance.md measures both). Host backends: 10 (a step takes
+// per iteration that a run does not pay (docs/journal/2026-11-22-issue3-pass5.md measures both). Host backends: 10 (a step takes
 // milliseconds). KBRAIN_BENCH_STEPS=N (a positive integer) sets both; anything else stops kbrain_bench with exit 2.
 inline int steps_from_environment() {
   const char* env = std::getenv("KBRAIN_BENCH_STEPS");

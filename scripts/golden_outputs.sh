@@ -51,7 +51,8 @@ for exp in "$here"/experiments/*.toml; do
     neurons="$(sed -n 's/^neurons *= *\([0-9]*\).*/\1/p' "$exp" | head -1)"
     if [ -n "$neurons" ] && [ "$neurons" -gt 20000 ]; then
       file="$here/experiments/golden_reduced_$name.toml"
-      sed 's/^neurons *= *[0-9]*/neurons = 8000/; s/^excitatory *= *[0-9]*/excitatory = 6400/' "$exp" >"$file"
+      # neuron counts and index ranges scaled to 8000 neurons
+      perl -pe "s/^(neurons|excitatory|first|last)(\s*=\s*)(\d+)/\$1.\$2.int(\$3*8000\/$neurons+0.5)/e" "$exp" >"$file"
     fi
   fi
   for b in $backends; do

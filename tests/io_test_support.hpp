@@ -13,8 +13,8 @@
 #include "core/config/experiment_config.hpp"
 #include "models/olive/cell/io_state.hpp"
 
-#ifndef KBRAIN_SHARED_DIR
-#define KBRAIN_SHARED_DIR "../shared"
+#ifndef KBRAIN_TEST_DATA_DIR
+#define KBRAIN_TEST_DATA_DIR "tests/data"
 #endif
 #ifndef KBRAIN_SOURCE_DIR
 #define KBRAIN_SOURCE_DIR "."
@@ -23,7 +23,7 @@
 namespace kbrain::test {
 
 inline std::filesystem::path reference_dir() {
-  return std::filesystem::path(KBRAIN_SHARED_DIR) / "reference" / "io" / "all2all10";
+  return std::filesystem::path(KBRAIN_TEST_DATA_DIR) / "io" / "all2all10";
 }
 
 // The reference experiment as the published C code ran it: 10 cells, matrix file, g_CaL file, reference pulse.
@@ -43,7 +43,8 @@ inline ExperimentConfig all2all10_config(std::int64_t steps) {
   return c;
 }
 
-// v_axon.csv: row k = V_axon of every cell after k updates. Returns rows[k-1][cell] for k = 1..max_steps.
+// v_axon.csv: row k = V_axon of every cell after k updates, k = 1..20000 (tests/data keeps the compared half of the
+// reference's 40 000 rows). Returns rows[k-1][cell] for k = 1..max_steps.
 inline std::vector<std::vector<double>> read_reference_v_axon(std::int64_t max_steps) {
   std::ifstream in(reference_dir() / "v_axon.csv");
   if (!in) throw std::runtime_error("cannot open " + (reference_dir() / "v_axon.csv").string());

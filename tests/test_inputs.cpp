@@ -18,8 +18,8 @@
 #include "core/rng/counter_rng.hpp"
 #include "tests/test_helpers.hpp"
 
-#ifndef KBRAIN_SHARED_DIR
-#define KBRAIN_SHARED_DIR "../shared"
+#ifndef KBRAIN_TEST_DATA_DIR
+#define KBRAIN_TEST_DATA_DIR "tests/data"
 #endif
 
 namespace {
@@ -89,7 +89,7 @@ TEST_CASE("g_CaL uniform: in range, deterministic, keyed on (seed, cell) whateve
 }
 
 TEST_CASE("g_CaL file: the all2all10 reference values and free whitespace layout") {
-  const fs::path reference = fs::path(KBRAIN_SHARED_DIR) / "reference/io/all2all10/g_CaL.txt";
+  const fs::path reference = fs::path(KBRAIN_TEST_DATA_DIR) / "io/all2all10/g_CaL.txt";
   REQUIRE(fs::exists(reference));
   const auto g = kbrain::make_g_cal(g_cal_file(reference), 10);
   CHECK(g == std::vector<double>{0.68, 0.76, 0.689, 0.67, 0.7, 0.775, 0.685, 0.702, 0.696, 0.67});

@@ -1,4 +1,4 @@
-// The InfOli reference case (../shared/reference/io/all2all10): every backend, float and double, against the
+// The InfOli reference case (tests/data/io/all2all10): every backend, float and double, against the
 // original serial C simulator's V_axon trace and spike steps, with the tolerances of its README.
 #include <doctest/doctest.h>
 
@@ -22,9 +22,9 @@ struct Tolerance {
 template <class Backend, class Real>
 void check_reference(Tolerance tol) {
   constexpr std::int64_t kSteps = 40000, kCompared = 20000;
-  static const auto ref_v = test::read_reference_v_axon(kSteps);
+  static const auto ref_v = test::read_reference_v_axon(kCompared);
   static const auto ref_spikes = test::read_reference_spikes();
-  REQUIRE(ref_v.size() == kSteps);
+  REQUIRE(ref_v.size() == kCompared);
   REQUIRE(ref_spikes.size() == 10);
 
   const ExperimentConfig cfg = test::all2all10_config(kSteps);

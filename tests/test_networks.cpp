@@ -17,8 +17,8 @@
 #include "core/network/gap_network.hpp"
 #include "tests/test_helpers.hpp"
 
-#ifndef KBRAIN_SHARED_DIR
-#define KBRAIN_SHARED_DIR "../shared"
+#ifndef KBRAIN_TEST_DATA_DIR
+#define KBRAIN_TEST_DATA_DIR "tests/data"
 #endif
 
 namespace {
@@ -145,7 +145,7 @@ TEST_CASE("all_to_all: every other cell, ascending") {
 }
 
 TEST_CASE("conductance matrix: the all2all10 reference file") {
-  const fs::path file = fs::path(KBRAIN_SHARED_DIR) / "reference/io/all2all10/conductance_matrix.txt";
+  const fs::path file = fs::path(KBRAIN_TEST_DATA_DIR) / "io/all2all10/conductance_matrix.txt";
   REQUIRE(fs::exists(file));
   const GapNetwork net = kbrain::read_conductance_matrix(file, 10);
   CHECK(net.cells == 10);

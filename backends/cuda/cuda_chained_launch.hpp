@@ -4,7 +4,7 @@
 // blocks have started, and the next one's blocks wait in cudaGridDependencySynchronize until this grid has finished
 // and its writes are visible. The launch latency and the next grid's block ramp then overlap the previous grid's
 // tail. Results are those of ordinary launches, bit for bit (test io_chained_launch); on the H200 the 1M-cell double
-// mesh step is 0.7 % faster than with Kokkos::parallel_for (docs/performance.md, eighth pass).
+// mesh step is 0.7 % faster than with Kokkos::parallel_for (docs/journal/2026-11-22-issue3-pass8.md).
 // An optional backend trait (CudaBackend::chained_launch): models launch through it where a backend declares one.
 // It launches a plain kernel on the stream of Kokkos' default Cuda instance, so it is ordered with every Kokkos
 // operation there; the functor is passed as the kernel's parameter (at most 4 KiB) and must be callable as f(i)
@@ -22,7 +22,7 @@ namespace kbrain {
 namespace detail {
 // The index loop of Kokkos 3.4's RangePolicy kernel (64-bit indices, blocks of 1 x MaxThreads threads, a grid-stride
 // loop), so that the functor compiles as under Kokkos::parallel_for: a one-index-per-thread form measured 2 % slower
-// for the IO step (docs/performance.md).
+// for the IO step (docs/journal/2026-11-22-issue3-pass8.md).
 template <int MaxThreads, int MinBlocks, class F>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks)
     chained_range_kernel(const F f, const std::int64_t begin, const std::int64_t end) {

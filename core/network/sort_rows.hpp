@@ -5,7 +5,7 @@
 // (heap_sort_segment). The result is the same on every backend: keys within a row are distinct (no duplicate
 // junctions), so any correct sort gives the same order.
 // Why: the gaussian3d fill pass used to heap-sort each row in global memory from one thread per row, with every
-// access of a warp in a different row; on an H200 that was 95 % of generating 1M x 1000 (docs/performance.md).
+// access of a warp in a different row; on an H200 that was 95 % of generating 1M x 1000 (docs/journal/2026-11-22-issue3-pass7.md).
 // Used by the two-pass gaussian3d sweep (GPU backends; on the host only in tests), and on GPU backends by mode
 // exact and the symmetric lower parts (generate_network.hpp). Host generation keeps one-thread heap sorts (fewer
 // comparisons on a CPU).

@@ -1,6 +1,8 @@
 // write_manifest: run.json as one flat JSON object, written to <file>.tmp and renamed over <file>.
 #include "core/recorders/run_manifest.hpp"
 
+#include "core/text/atomic_file.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -33,28 +35,7 @@ void write_manifest(const std::filesystem::path& file, const RunManifest& m) {
   for (const auto& [key, value] : m.numbers) fmt::format_to(out, ",\n  {}: {}", json_string(key), json_number(value));
   fmt::format_to(out, "\n}}\n");
 
-  std::error_code ec;
-  if (file.has_parent_path()) {
-    std::filesystem::create_directories(file.parent_path(), ec);
-    if (ec)
-      throw std::runtime_error(
-          fmt::format("cannot create directory {}: {}", file.parent_path().string(), ec.message()));
-  }
-  std::filesystem::path tmp = file;
-  tmp += ".tmp";
-  {
-    std::ofstream os(tmp, std::ios::out | std::ios::trunc);
-    if (!os) throw std::runtime_error(fmt::format("cannot create {}", tmp.string()));
-    os.write(text.data(), static_cast<std::streamsize>(text.size()));
-    os.close();
-    if (!os) throw std::runtime_error(fmt::format("writing {} failed", tmp.string()));
-  }
-  std::filesystem::rename(tmp, file, ec);  // atomic replace on POSIX: readers see the old or the new file
-  if (ec) {
-    const std::string reason = ec.message();
-    std::filesystem::remove(tmp, ec);
-    throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp.string(), file.string(), reason));
-  }
+  kbrain::text::write_file_atomically(file, std::string(text.data(), text.size()));
 }
 
 }  // namespace kbrain

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "core/text/atomic_file.hpp"
 #include "core/text/json.hpp"
 
 namespace kbrain {
@@ -132,37 +133,6 @@ std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{}", v
 std::string csv_value(const ReportValue& v) { return v.is_text ? csv_field(v.text) : csv_number(v.number); }
 std::string json_value(const ReportValue& v) { return v.is_text ? json_string(v.text) : json_number(v.number); }
 
-// Writes `<file>.tmp` in the same folder and renames it over `file` (atomic on POSIX): a reader, or a run cut short,
-// sees the old file or the new one, never a truncated one.
-void write_text_file(const std::filesystem::path& file, const std::string& text) {
-  if (file.has_parent_path()) {
-    std::error_code ec;
-    std::filesystem::create_directories(file.parent_path(), ec);
-    if (ec)
-      throw std::runtime_error(
-          fmt::format("cannot create directory {}: {}", file.parent_path().string(), ec.message()));
-  }
-  std::filesystem::path tmp = file;
-  tmp += ".tmp";
-  {
-    std::ofstream os(tmp, std::ios::out | std::ios::trunc | std::ios::binary);
-    if (!os) throw std::runtime_error(fmt::format("cannot create {}", tmp.string()));
-    os.write(text.data(), static_cast<std::streamsize>(text.size()));
-    os.close();
-    if (!os) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      throw std::runtime_error(fmt::format("writing {} failed", tmp.string()));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    const std::string reason = ec.message();
-    std::filesystem::remove(tmp, ec);
-    throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp.string(), file.string(), reason));
-  }
-}
 
 void remove_file(const std::filesystem::path& file) {
   std::error_code ec;
@@ -262,7 +232,7 @@ void write_csv(const std::filesystem::path& file, const ComparisonTable& t) {
     fmt::format_to(out, ",{},{},{}\n", csv_number(row.speedup_vs_serial), csv_number(row.speedup_vs_openmp),
                    csv_field(row.note));
   }
-  write_text_file(file, std::string(text.data(), text.size()));
+  kbrain::text::write_file_atomically(file, std::string(text.data(), text.size()));
 }
 
 void write_json(const std::filesystem::path& file, const ComparisonTable& t) {
@@ -304,7 +274,7 @@ void write_json(const std::filesystem::path& file, const ComparisonTable& t) {
     fmt::format_to(out, "\"note\": {}}}", json_string(row.note));
   }
   fmt::format_to(out, "{}]\n}}\n", t.rows.empty() ? "" : "\n  ");
-  write_text_file(file, std::string(text.data(), text.size()));
+  kbrain::text::write_file_atomically(file, std::string(text.data(), text.size()));
 }
 
 std::string save_comparison(const std::filesystem::path& out_dir, ComparisonTable& t, bool complete) {
@@ -321,7 +291,7 @@ std::string save_comparison(const std::filesystem::path& out_dir, ComparisonTabl
   // removes the partial files only once it is written, so an interruption never leaves neither.
   if (!complete)
     for (const char* ext : kExtensions) remove_file(out_dir / (other + ext));
-  write_text_file(out_dir / (name + ".md"), md);
+  kbrain::text::write_file_atomically(out_dir / (name + ".md"), md);
   write_csv(out_dir / (name + ".csv"), t);
   write_json(out_dir / (name + ".json"), t);
   if (complete)

@@ -42,6 +42,7 @@ struct AccuracyOptions {
 };
 
 int cmd_backends();
+int cmd_models();  // experiments/program/cmd_models.cpp
 int cmd_accuracy(const AccuracyOptions& o);
 int cmd_run(const RunOptions& o);
 // `kbrain run` under mpirun (experiments/cmd_run_mpi.cpp; an error in builds without MPI).

@@ -1,7 +1,7 @@
 #pragma once
 // exp and division for GPU kernels: NativeMath of the IO step (models/olive/cell/io_step.hpp). The double IO step is
-// limited by instruction issue and latency, not by memory bandwidth (docs/performance.md), so both trade the CUDA
-// library's last half ulp for fewer instructions. Host code, and device code other than CUDA's, call kx::exp and
+// limited by instruction issue and latency, not by memory bandwidth (docs/journal/2026-11-22-issue3-pass4.md), so
+// both trade the CUDA library's last half ulp for fewer instructions. Host code, and device code other than CUDA's, call kx::exp and
 // divide.
 //
 // device_exp(double): x = (64 m + j) ln2/64 + r with |r| <= ln2/128, so exp(x) = 2^m * 2^(j/64) * e^r, with
@@ -39,7 +39,7 @@ static __device__ const double kExp2Sixtyfourths[64] = {
 };
 // The constants of device_exp. As literals that do not fit an instruction's 32-bit immediate, the compiler
 // materialised each in two register moves per use (12 per exponential in the IO step's SASS). From constant memory
-// it loads them with ULDC instead: fewer static instructions, no measured change in speed (docs/performance.md).
+// it loads them with ULDC instead: fewer static instructions, no measured change in speed (docs/journal/2026-11-22-issue3-pass4.md).
 enum ExpConstant { kInvLn2x64, kLn2x64Hi, kLn2x64Lo, kC5, kC4, kC3, kNumExpConstants };
 static __constant__ double kExpConstants[kNumExpConstants] = {
     0x1.71547652b82fep+6,   // 64 / ln2
@@ -92,7 +92,7 @@ KOKKOS_FORCEINLINE_FUNCTION double device_exp_in_range(double x) {
 // (six more FP64 operations than the table's degree 5, and no load). For callers that bound x to [-708, 708]
 // themselves; NaN gives NaN. The tiled gap kernel's exponential (TiledKernel in models/olive/gap/io_tiled_kernel.hpp):
 // there the table's lines do not stay in an L1 that the kernel's streamed junction lists pass through
-// (docs/performance.md).
+// (docs/journal/2026-11-22-issue3-pass7.md).
 KOKKOS_FORCEINLINE_FUNCTION double device_exp_poly_in_range(double x) {
 #if defined(__CUDA_ARCH__)
   const double* k = detail::kPolyExpConstants;

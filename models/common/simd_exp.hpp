@@ -32,7 +32,7 @@ inline To bit_cast_copy(const From& v) {
 
 // Always inlined: a call the compiler keeps out of line stops the `omp simd` loop around it from vectorising (in
 // large translation units GCC's inliner gave up on the double version, and the double host kernel ran scalar code
-// with a call per exponential, slower than libm: docs/performance.md).
+// with a call per exponential, slower than libm: docs/journal/2026-11-22-cpu-simd-inlining-dev-vm.md).
 #if defined(__GNUC__) || defined(__clang__)
 #define KBRAIN_ALWAYS_INLINE inline __attribute__((always_inline))
 #else

@@ -5,7 +5,7 @@
 //   3. the flags become the step's spike list, with the step's counts in device counters and the neuron spikes
 //      appended to the device spike log: on CPUs by a parallel_scan (ascending index, deterministic), on GPUs by one
 //      pass with an atomic increment per spike (unordered; the host sorts the drained log). A block-wise team
-//      compaction was tried and was slower (docs/performance.md);
+//      compaction was tried and was slower (docs/journal/2026-11-22-cobahh-1m-f8edf49.md);
 //   4. a one-thread kernel moves the log and total counters on;
 //   5. a fixed league of teams (the count is read on the device) adds each spike's CSR synapses' fixed-point
 //      weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the weight

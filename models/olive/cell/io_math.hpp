@@ -15,8 +15,8 @@ namespace kbrain::olive {
 // under half an ulp, so 0.8 g exp(x) + 0.2 g rounds to 0.2 g in float and double alike: capping x at -70 changes no
 // result. Host code caps it (capped_gap_exponent): without the cap, 0.8 g exp(x) goes subnormal once simd_exp clamps
 // its argument (float: dV beyond ~93 mV), and x86 cores take microcode assists on subnormals (the Serial float mesh
-// step ran several times slower, docs/performance.md). On CUDA, NativeMath does not cap: GPUs handle subnormals at
-// full speed, and the fused step kernel is tuned to its registers. GapKernelMath caps with one integer min there.
+// step ran several times slower, docs/journal/2026-11-22-issue3-pass5.md). On CUDA, NativeMath does not cap: GPUs
+// handle subnormals at full speed, and the fused step kernel is tuned to its registers. GapKernelMath caps with one integer min there.
 template <class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real capped_gap_exponent(Real x) {
   return x < Real(-70) ? Real(-70) : x;

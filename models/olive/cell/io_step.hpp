@@ -107,7 +107,7 @@ struct IoStepFunctor {
   int cell_begin = 0, cell_end = -1;
 
   // The arithmetic is the specification's, rearranged only where that removes divisions or exponentials (on GPUs
-  // the kernel is limited by instruction issue and latency, not memory bandwidth: docs/performance.md):
+  // the kernel is limited by instruction issue and latency, not memory bandwidth: docs/journal/2026-11-22-issue3-pass4.md):
   //  - division by a literal becomes multiplication by its reciprocal;
   //  - for a gate with x_inf = a/(a+b), tau = c/(a+b):  x + dt*(x_inf - x)/tau  ==  x + (dt/c)*(a - x*(a+b));
   //  - for tau = 1/(e1+e2) or tau = c*exp(z):  (x_inf - x)/tau  ==  (x_inf - x)*(e1+e2)  or  *exp(-z)/c;

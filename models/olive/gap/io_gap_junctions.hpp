@@ -14,7 +14,8 @@ namespace kbrain::olive {
 // The term as (0.8 g * exp(...) + 0.2 g) * dV: with 0.8 g and 0.2 g computed once per kernel (the mesh keeps them,
 // constant-conductance CSR rows hoist them) it is one fused multiply-add and one product per junction, and the
 // double-precision literals 0.8 and 0.2 are not rebuilt at every junction (on a GPU, four register moves each).
-// Measured faster than g * (0.8 * exp(...) + 0.2) * dV on the double mesh step (docs/performance.md).
+// Measured faster than g * (0.8 * exp(...) + 0.2) * dV on the double mesh step
+// (docs/journal/2026-11-22-issue3-pass5.md).
 // The exponential is Math::gap_exp (io_math.hpp: where and why the exponent is capped).
 template <class Math, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real gap_term_scaled(Real g08, Real g02, Real dv) {
@@ -32,7 +33,7 @@ struct CsrGapJunctions {
   // The junction terms' exponential inside the fused step kernel (IoStepFunctor): the gap kernels' capped one
   // without range test (io_math.hpp; the same values). The fused CSR step has 64 or 128 registers
   // (csr_step_min_blocks, io_step_launch.hpp), room the 40-register mesh step lacks; in double it made the dense
-  // fused step faster (docs/performance.md).
+  // fused step faster (docs/journal/2026-11-22-issue3-pass9.md).
   using fused_step_math = GapKernelMath;
   Kokkos::View<const std::int64_t*, Mem> offsets;
   Kokkos::View<const std::int32_t*, Mem> sources;
@@ -144,7 +145,7 @@ struct MeshGapJunctions {
     const Real* vdend = &s(V_DEND, 0);  // raw row
     int col[64];
     // Column of each cell: one integer division per chunk, then a running count (a division per cell and
-    // direction made the Serial mesh step slower than the CSR one; docs/performance.md).
+    // direction made the Serial mesh step slower than the CSR one; docs/journal/2026-11-22-one-h200-1a3df5c.md).
     for (int k = 0, c = b % cols; k < len; ++k) {
       col[k] = c;
       if (++c == cols) c = 0;

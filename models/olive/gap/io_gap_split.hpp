@@ -4,7 +4,7 @@
 // load of `sources` touches 32 sectors. Here one vector lane group (a warp on CUDA) takes one cell: its lanes read
 // consecutive junctions of the row (coalesced), reduce, and one lane stores the cell's current. The step kernel then
 // reads that current (PrecomputedGapCurrents) instead of summing itself. Costs 2 x 4/8 bytes per cell and one
-// extra launch; pays off in float from several hundred junctions per cell (docs/performance.md). The summation order differs
+// extra launch; pays off in float from several hundred junctions per cell (docs/journal/2026-11-22-random-networks-fused-split-622b975.md). The summation order differs
 // from the fused kernel's (a tree over lanes), so results agree to rounding, not bit for bit.
 #include <cstdint>
 

@@ -2,7 +2,7 @@
 // Brick-tiled gap currents for networks whose cells sit on a cubic lattice (gaussian3d: id = x*b^2 + y*b + z,
 // docs/network-generators.md) and whose junctions are local. The fused and split kernels gather every partner's
 // V_dend from global memory: at 4M cells x 1000 junctions that is 4.2 G random loads per step, served from L2, and
-// they bound the step (docs/performance.md). Here the lattice is cut into bricks of brick^3 sites; one team per
+// they bound the step (docs/journal/2026-11-22-random-networks-fused-split-622b975.md). Here the lattice is cut into bricks of brick^3 sites; one team per
 // brick copies V_dend of the cube around it (brick + 2 * halo sites per side) into team scratch memory with
 // coalesced loads, then each cell sums its partners from there. Per junction the step reads a 2-byte slot in that
 // cube instead of a 4-byte source id and a global gather. Junctions that reach outside the cube (the Gaussian's
@@ -57,7 +57,7 @@ struct BrickTiling {
 
 // The largest cube of Real values that fits `scratch_bytes`, cut as halo = region/3 (rounded down) and the rest
 // for the brick: 7^3 + 7 in float, 7^3 + 5 in double with 40 KiB: the fastest of the cuts measured at 4M x 1000
-// (docs/performance.md; bench/README.md lists the others).
+// (docs/journal/2026-11-22-gaussian-4m-tiled-7ac7033.md; bench/README.md lists the others).
 template <class Real>
 BrickTiling default_tiling(std::int64_t cells, int side, std::int64_t scratch_bytes) {
   int r = 1;

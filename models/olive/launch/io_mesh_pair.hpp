@@ -118,7 +118,7 @@ struct IoMeshPairFunctor {
 
 // Steps n -> n+2 with the functor of step n+1 (make_step_functor: cur = step n, next receives n+2; no per-cell
 // applied current) and the applied current of step n+2. Bounds: the GPU launch bounds (default: the compiler's
-// choice; docs/performance.md has the sweep).
+// choice; docs/journal/2026-11-22-issue3-pass6.md has the sweep).
 template <class Exec, class Real, class Mem, class Bounds = Kokkos::LaunchBounds<>>
 void launch_mesh_pair(const IoStepFunctor<Exec, Real, MeshGapJunctions<Real, Mem>>& first, double i_app_second,
                       int tile_rows) {

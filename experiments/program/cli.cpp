@@ -1,0 +1,74 @@
+// The `kbrain` command line: every subcommand and its options (CLI11), filled into the options structs of
+// commands.hpp. main.cpp parses and dispatches.
+#include "experiments/program/cli.hpp"
+
+namespace kbrain {
+
+void define_commands(CLI::App& app, CliCommands& c) {
+  auto& run = c.run;
+  auto& cmp = c.compare;
+  auto& acc = c.accuracy;
+  c.backends = app.add_subcommand("backends", "List the compiled-in backends and their hardware");
+
+  c.run_cmd = app.add_subcommand("run", "Run one experiment on one backend");
+  c.run_cmd->add_option("experiment", run.experiment, "Experiment TOML file")->required();
+  c.run_cmd->add_option("--backend,-b", run.backend, "serial | openmp | cuda (default: the file's, else the first)");
+  c.run_cmd->add_option("--precision,-p", run.precision, "float | double (default: the file's)");
+  c.run_cmd->add_option("--steps,-n", run.steps, "Override the number of steps");
+  c.run_cmd->add_option("--out,-o", run.out_dir, "Output folder (default: out/<experiment name>)");
+  c.run_cmd->add_flag("--no-mesh-kernel", run.no_mesh_kernel, "Use the CSR kernel for mesh2d networks too");
+  c.run_cmd->add_option("--gap-kernel", run.gap_kernel,
+                      "Gap currents of CSR networks: auto | fused | split | tiled (gaussian3d); default auto")
+      ->check(CLI::IsMember({"auto", "fused", "split", "tiled"}));
+  c.run_cmd->add_option("--size", run.size, "Override the network size (mesh side or cells), like compare --sizes");
+  c.run_cmd->add_option("--density", run.density,
+                      "Override the junctions per cell of a uniform or gaussian3d network, like compare --densities");
+  c.run_cmd->add_option("--partition", run.partition,
+                      "Under mpirun: auto | blocks | tiles (mesh2d) | bricks (gaussian3d); default auto");
+  c.run_cmd->add_option("--halo-exchange", run.halo_exchange,
+                      "Under mpirun: auto | mpi | peer. peer: device-to-device copies between the ranks' GPUs "
+                      "(CUDA IPC, ranks on one node) with MPI tokens; mpi: halo values through MPI; auto: peer where "
+                      "possible")
+      ->check(CLI::IsMember({"auto", "mpi", "peer"}));
+  c.run_cmd->add_flag("--phase-timing", run.phase_timing,
+                    "Under mpirun: fence every phase of the step (pack, interior, wait, unpack, border) and report "
+                    "per-rank compute and exchange times (same results, slightly slower steps on GPUs)");
+
+  c.compare_cmd = app.add_subcommand("compare", "Run one experiment on several backends and sizes; speedup table");
+  c.compare_cmd->add_option("experiment", cmp.experiment, "Experiment TOML file")->required();
+  c.compare_cmd->add_option("--backends", cmp.backends, "Comma-separated backends (default: all compiled in)")->delimiter(',');
+  c.compare_cmd->add_option("--precisions", cmp.precisions, "Comma-separated: float,double")->delimiter(',');
+  c.compare_cmd->add_option("--sizes", cmp.sizes, "Network sizes (mesh side or cells), comma-separated")->delimiter(',');
+  c.compare_cmd->add_option("--densities", cmp.densities,
+                      "Junctions per cell of uniform/gaussian3d networks, comma-separated (default: the file's "
+                      "compare.densities, else its network.density; with --ranks: its network.density)")
+      ->delimiter(',');
+  c.compare_cmd->add_option("--steps,-n", cmp.steps, "Override the number of steps");
+  c.compare_cmd->add_option("--max-slow-cell-steps", cmp.max_slow_cell_steps,
+                      "Serial budget in mesh-equivalent cell-steps (cells x steps x max(1, junctions/cell / 8); x threads for OpenMP); beyond it fewer steps run");
+  c.compare_cmd->add_option("--out,-o", cmp.out_dir, "Output folder (default: out/<experiment name>/compare)");
+  c.compare_cmd->add_option("--ranks", cmp.ranks,
+                      "MPI builds: rank counts, comma-separated; runs `mpiexec -n K kbrain run --phase-timing` for each "
+                      "and prints a scaling table and per-rank phases (one backend, one precision)")->delimiter(',');
+  c.compare_cmd->add_flag("--weak", cmp.weak, "With --ranks: --sizes are per rank (weak scaling); default: total (strong)");
+  c.compare_cmd->add_option("--partition", cmp.partition, "With --ranks: auto | blocks | tiles | bricks");
+  c.compare_cmd->add_option("--halo-exchange", cmp.halo_exchange, "With --ranks: auto | mpi | peer (see run --halo-exchange)")
+      ->check(CLI::IsMember({"auto", "mpi", "peer"}));
+
+  c.accuracy_cmd = app.add_subcommand("accuracy", "cortex_hh: numerical methods against forward Euler at a small dt");
+  c.accuracy_cmd->add_option("experiment", acc.experiment, "Experiment TOML file (model.kind = cortex_hh)")->required();
+  c.accuracy_cmd->add_option("--backend,-b", acc.backend, "serial | openmp | cuda (default openmp)");
+  c.accuracy_cmd->add_option("--precision,-p", acc.precision, "float | double for the methods (default: the file's)");
+  c.accuracy_cmd->add_option("--methods", acc.methods, "fe|ee[+eai][+lut][+tpm][+float], comma-separated")->delimiter(',');
+  c.accuracy_cmd->add_option("--size", acc.size, "Neurons (default: the file's)");
+  c.accuracy_cmd->add_option("--ms", acc.duration_ms, "Biological time in ms (default: the file's steps x dt)");
+  c.accuracy_cmd->add_option("--reference-dt", acc.reference_dt, "Reference forward-Euler step in ms (default 0.001)");
+  c.accuracy_cmd->add_option("--window", acc.window_ms, "Spike matching window in ms (default 2)");
+  c.accuracy_cmd->add_option("--transient", acc.transient_ms, "Rhythm: ignore the first ms (default 100)");
+  c.accuracy_cmd->add_option("--early", acc.early_ms, "Also match the spikes before this time in ms (default 100)");
+  c.accuracy_cmd->add_option("--out,-o", acc.out, "Append the markdown table to this file");
+
+  c.models = app.add_subcommand("models", "List the models: kinds, parameters (unit, bounds, default), variables, options");
+}
+
+}  // namespace kbrain

@@ -1,0 +1,22 @@
+#pragma once
+// The `kbrain` subcommands as CLI11 definitions (cli.cpp).
+#include <CLI/CLI.hpp>
+
+#include "experiments/program/commands.hpp"
+
+namespace kbrain {
+
+struct CliCommands {
+  RunOptions run;
+  CompareOptions compare;
+  AccuracyOptions accuracy;
+  CLI::App* backends = nullptr;
+  CLI::App* run_cmd = nullptr;
+  CLI::App* compare_cmd = nullptr;
+  CLI::App* accuracy_cmd = nullptr;
+  CLI::App* models = nullptr;
+};
+
+void define_commands(CLI::App& app, CliCommands& commands);
+
+}  // namespace kbrain

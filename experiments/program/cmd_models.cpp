@@ -1,0 +1,35 @@
+// `kbrain models`: the catalogue of models as they declare themselves (models/registry.hpp): kind, summary, parameter
+// table with units, bounds and defaults, recordable variables, parameter sets and [simulation] options.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "experiments/program/commands.hpp"
+#include "models/registry.hpp"
+
+namespace kbrain {
+
+int cmd_models() {
+  for (const ModelSchema& s : model_catalog().schemas()) {
+    fmt::print("{} — {}\n", s.kind, s.summary);
+    std::string sets;
+    for (const auto& n : s.parameter_sets) sets += (sets.empty() ? "" : ", ") + n;
+    if (!sets.empty()) fmt::print("  parameter sets: {}\n", sets);
+    fmt::print("  [model.parameters]:\n");
+    for (const ParameterInfo& p : s.parameters)
+      fmt::print("    {:<12} {:<9} {:<16} default {:<10} {}\n", p.name, p.unit, p.range_text(),
+                 std::isnan(p.default_value) ? std::string("per cell") : fmt::format("{}", p.default_value), p.doc);
+    std::string vars;
+    for (const auto& v : s.variables) vars += (vars.empty() ? "" : ", ") + v.name;
+    fmt::print("  record.variables: {}\n", vars);
+    for (const ModelOption& o : s.options) {
+      std::string choices;
+      for (const auto& c : o.choices) choices += (choices.empty() ? "" : " | ") + c;
+      fmt::print("  [simulation] {} = {} (default {}): {}\n", o.key, choices, o.choices.front(), o.doc);
+    }
+    fmt::print("\n");
+  }
+  return 0;
+}
+
+}  // namespace kbrain
