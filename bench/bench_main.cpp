@@ -3,7 +3,7 @@
 // as a fraction of what the memory system delivers. After the runs, a table gives that fraction for every IO-step
 // benchmark (bench/copy_fraction.hpp), with a copy probe of its own for backends whose copy benchmarks were
 // filtered out. --benchmark_format=json|csv prints Google Benchmark's own output only.
-// On GPU backends the float mesh runs two steps per launch (IoSimulation::set_step_pairs); io_step_one_step/ is
+// On GPU backends the float mesh runs two steps per launch (the mesh-pairs GapStrategy); io_step_one_step/ is
 // the same mesh with one launch per step. One-step launches go through the backend's chained launch in double (CUDA:
 // programmatic dependent launch, backends/cuda/cuda_chained_launch.hpp) and Kokkos::parallel_for in float;
 // io_step_kokkos_launch/ (double) and io_step_chained/ (float, one step per launch) are the other way round.
@@ -21,7 +21,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -33,39 +32,19 @@
 #endif
 
 #include "backends/registry.hpp"
+#include "bench/bench_steps.hpp"
 #include "bench/copy_fraction.hpp"
 #include "bench/io_step_bytes.hpp"
 #include "core/network/gap_network.hpp"
-#include "core/network/generate_network.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
+#include "models/olive/launch/gap_strategy.hpp"
 
 namespace {
 
 using namespace kbrain;
+using bench::steps_override;
+using bench::steps_per_iteration;
 
-// Steps enqueued per benchmark iteration, before the fence that ends it. GPU backends: 100, as in a run, which
-// enqueues steps without host synchronisation; with 10, the fence and the relaunch after it added a fixed cost
-// per iteration that a run does not pay (docs/journal/2026-11-22-issue3-pass5.md measures both). Host backends: 10 (a step takes
-// milliseconds). KBRAIN_BENCH_STEPS=N (a positive integer) sets both; anything else stops kbrain_bench with exit 2.
-int steps_from_environment() {
-  const char* env = std::getenv("KBRAIN_BENCH_STEPS");
-  if (!env) return 0;
-  char* end = nullptr;
-  const long n = std::strtol(env, &end, 10);
-  if (end == env || *end != '\0' || n < 1 || n > 1000000) {
-    std::fprintf(stderr, "kbrain_bench: KBRAIN_BENCH_STEPS='%s' is not a step count (an integer 1 .. 1000000)\n", env);
-    std::exit(2);
-  }
-  return static_cast<int>(n);
-}
-int steps_override() {  // 0: none; read once (main checks it before any benchmark runs)
-  static const int steps = steps_from_environment();
-  return steps;
-}
-template <class Backend>
-int steps_per_iteration() {
-  return steps_override() > 0 ? steps_override() : (Backend::is_gpu ? 100 : 10);
-}
 
 // Flush-to-zero / denormals-are-zero on the calling thread (x86 MXCSR); returns the previous MXCSR (0 elsewhere).
 unsigned set_flush_denormals(bool on) {
@@ -79,17 +58,22 @@ unsigned set_flush_denormals(bool on) {
 #endif
 }
 
-template <class Backend, class Real>
-void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bool host_simd = true,
-                bool flush_denormals = false, int step_pairs = -1, int chained_launch = -1) {
+// Kernels: olive::ScalarHostKernels for the scalar host baseline. step_pairs 0: a mesh with one launch per step;
+// chained_launch 0 / 1: one-step launches through Kokkos::parallel_for / the backend's chained launch (-1: the
+// chooser's).
+template <class Backend, class Real, class Kernels = olive::OliveKernels<Real>>
+void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bool flush_denormals = false,
+                int step_pairs = -1, int chained_launch = -1) {
+  using Sim = olive::IoSimulation<Backend, Real, Kernels>;
   const unsigned mxcsr = set_flush_denormals(flush_denormals);  // Serial runs on this thread (diagnostic variant)
   const GapNetwork net = make_mesh2d(side, side, 0.04);
   std::vector<double> g_cal(net.cells);
   for (std::int64_t i = 0; i < net.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 97) / 97.0;
-  io::IoSimulation<Backend, Real> sim(io::IoParameters{}, net, g_cal, mesh_kernel);
-  sim.set_host_simd(host_simd);
-  sim.set_step_pairs(step_pairs);
-  if (chained_launch >= 0) sim.set_chained_launch(chained_launch == 1);
+  const auto network = olive::DeviceGapNetwork<Real, typename Backend::memory_space>::upload(net, mesh_kernel);
+  olive::GapStrategy strategy = olive::choose_gap_strategy(Sim::choice_input(network));
+  if (step_pairs == 0 && strategy.kernel == olive::GapKernel::MeshPairs) strategy.kernel = olive::GapKernel::Mesh;
+  if (chained_launch >= 0) strategy.chained_launch = chained_launch == 1;
+  Sim sim(olive::IoParameters{}, network, g_cal, strategy);
   const int steps = steps_per_iteration<Backend>();
   for (int n = 0; n < 20; ++n) sim.step(0.0);  // warm-up
   sim.fence();
@@ -108,63 +92,6 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
 #else
   (void)mxcsr;
 #endif
-}
-
-// The gap-junction kernel a benchmark forces (IoSimulation::set_gap_split / set_gap_tiling).
-struct GapVariant {
-  std::string name;  // fused, split, tiled (default cut), tiled_B_H, tiled_banks (default cut, bank order),
-                     // tiled_table, tiled_branchy / tiled_branch_free, tiled_branch_free_4teams (default cut,
-                     // TiledKernelChoice)
-  int split = 0, tiled = 0, brick = 0, halo = 0;
-  bool bank_order = false;
-  std::optional<io::TiledKernelChoice> choice;  // none: default_tiled_choice
-  int csr_min_blocks = 0;  // fused_lbN: IoSimulation::set_csr_step_min_blocks(N); fused: the default (csr_step_min_blocks)
-};
-
-// IO step on a generated network (made on the backend, as `kbrain run` does): fused kernel (one thread per cell
-// sums its junctions) vs split (a warp per cell computes the gap currents first, io_gap_split.hpp) vs tiled
-// (lattice networks: a brick's surroundings staged in team scratch, io_gap_tiled.hpp).
-//   ns_per_cell_step   in_cube: fraction of junctions the tiled kernel reads from the staged cube
-template <class Backend, class Real>
-void bm_io_generated(benchmark::State& state, RandomNetworkSpec::Kind kind, std::int64_t cells, double density,
-                     const GapVariant& variant) {
-  using Exec = typename Backend::execution_space;
-  RandomNetworkSpec spec;
-  spec.kind = kind;
-  spec.cells = cells;
-  spec.density = density;
-  spec.seed = 3;
-  const auto generated = generate_network<Exec, Real>(make_random_network_tables(spec));
-  std::vector<double> g_cal(cells);
-  for (std::int64_t i = 0; i < cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 97) / 97.0;
-  io::IoSimulation<Backend, Real> sim(
-      io::IoParameters{},
-      io::DeviceGapNetwork<Real, typename Backend::memory_space>::from_views(cells, generated.offsets,
-                                                                             generated.sources, generated.g,
-                                                                             generated.g_const,
-                                                                             generated.lattice_side),
-      g_cal);
-  sim.set_gap_split(variant.split);
-  sim.set_gap_tiling(variant.tiled, variant.brick, variant.halo, variant.bank_order);
-  if (variant.choice) sim.set_tiled_kernel(*variant.choice);
-  sim.set_csr_step_min_blocks(variant.csr_min_blocks);
-  sim.prepare();
-  if (variant.tiled == 1) {
-    const auto [in, out] = sim.tiled_junctions();
-    state.counters["in_cube"] = double(in) / double(std::max<std::int64_t>(1, in + out));
-  }
-  const int steps = steps_per_iteration<Backend>();
-  for (int n = 0; n < 5; ++n) sim.step(0.0);
-  sim.fence();
-  for (auto _ : state) {
-    for (int n = 0; n < steps; ++n) sim.step(n == 0 ? 6.0 : 0.0);
-    sim.fence();
-  }
-  const double cell_steps = double(cells) * steps;
-  state.counters["ns_per_cell_step"] =
-      benchmark::Counter(cell_steps * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.counters["junctions_per_second"] = benchmark::Counter(
-      double(generated.junctions()) * steps, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // Device memory bandwidth two ways: Kokkos::deep_copy (cudaMemcpy / memcpy) on the backend's own execution space (a
@@ -287,7 +214,7 @@ void register_backend() {
     for (std::int64_t side : {1024, 2048}) {
       const std::string tag = std::to_string(side) + "x" + std::to_string(side) + "/mesh";
       benchmark::RegisterBenchmark(("io_step_one_step/" + b + "/float/" + tag).c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, true, true, false, 0); })
+                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, true, false, 0); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
@@ -295,11 +222,11 @@ void register_backend() {
     for (std::int64_t side : {1024, 2048}) {  // float through the backend's chained launch
       const std::string tag = std::to_string(side) + "x" + std::to_string(side) + "/mesh";
       benchmark::RegisterBenchmark(("io_step_kokkos_launch/" + b + "/double/" + tag).c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, side, true, true, false, -1, 0); })
+                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, side, true, false, -1, 0); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
       benchmark::RegisterBenchmark(("io_step_chained/" + b + "/float/" + tag + "/one_step").c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, true, true, false, 0, 1); })
+                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, side, true, false, 0, 1); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
@@ -307,11 +234,17 @@ void register_backend() {
     for (bool simd : {true, false}) {
       const std::string kind = simd ? "io_step_ftz/" : "io_step_scalar_ftz/";
       benchmark::RegisterBenchmark((kind + b + "/float/256x256/mesh").c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, 256, true, simd, true); })
+                                   [=](benchmark::State& s) {
+                                     if (simd) bm_io_step<Backend, float>(s, 256, true, true);
+                                     else bm_io_step<Backend, float, olive::ScalarHostKernels<float>>(s, 256, true, true);
+                                   })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
       benchmark::RegisterBenchmark((kind + b + "/double/256x256/mesh").c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, 256, true, simd, true); })
+                                   [=](benchmark::State& s) {
+                                     if (simd) bm_io_step<Backend, double>(s, 256, true, true);
+                                     else bm_io_step<Backend, double, olive::ScalarHostKernels<double>>(s, 256, true, true);
+                                   })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
@@ -319,66 +252,14 @@ void register_backend() {
     for (bool mesh : {true, false}) {
       const std::string tag = std::string("256x256") + (mesh ? "/mesh" : "/csr");
       benchmark::RegisterBenchmark(("io_step_scalar/" + b + "/float/" + tag).c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, float>(s, 256, mesh, false); })
+                                   [=](benchmark::State& s) { bm_io_step<Backend, float, olive::ScalarHostKernels<float>>(s, 256, mesh); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
       benchmark::RegisterBenchmark(("io_step_scalar/" + b + "/double/" + tag).c_str(),
-                                   [=](benchmark::State& s) { bm_io_step<Backend, double>(s, 256, mesh, false); })
+                                   [=](benchmark::State& s) { bm_io_step<Backend, double, olive::ScalarHostKernels<double>>(s, 256, mesh); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
-  // generated networks: GPU at the study's scale (1M cells x 10/100/1000, 4M x 1000 of both kinds); host small
-  struct Gen {
-    RandomNetworkSpec::Kind kind;
-    std::int64_t cells;
-    double density;
-  };
-  std::vector<Gen> gens = {{RandomNetworkSpec::Kind::Uniform, 65536, 100}};
-  if (Backend::is_gpu)
-    gens = {{RandomNetworkSpec::Kind::Uniform, 1048576, 10},     {RandomNetworkSpec::Kind::Uniform, 1048576, 100},
-            {RandomNetworkSpec::Kind::Uniform, 1048576, 1000},   {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 100},
-            {RandomNetworkSpec::Kind::Gaussian3d, 1048576, 1000}, {RandomNetworkSpec::Kind::Uniform, 4194304, 1000},
-            {RandomNetworkSpec::Kind::Gaussian3d, 4194304, 1000}};
-  std::vector<GapVariant> csr_variants = {{"fused", 0, 0}, {"split", 1, 0}};
-  if (Backend::is_gpu)  // the fused step with fixed launch bounds (its default: 2 or 4 blocks per SM, io_step_launch.hpp)
-    for (int lb : {2, 3, 4, 6})
-      csr_variants.push_back({"fused_lb" + std::to_string(lb), 0, 0, 0, 0, false, std::nullopt, lb});
-  // Tiled cuts: the default (largest cube in 40 KiB: 21^3 floats, 17^3 doubles) and its neighbours.
-  // tiled_banks: the default cut with the in-cube junctions in bank order (BrickTiling::bank_order).
-  // tiled_table, tiled_branchy, tiled_branch_free(_4teams): the default cut with TiledKernelChoice's table
-  // exponential (double only), a branch per junction (the double default), none (the float default), and 4 teams
-  // per SM (double).
-  const std::vector<GapVariant> float_tiles = {{"tiled", 0, 1},
-                                               {"tiled_banks", 0, 1, 0, 0, true},
-                                               {"tiled_branchy", 0, 1, 0, 0, false, io::TiledKernelChoice{false, true}},
-                                               {"tiled_5_8", 0, 1, 5, 8},
-                                               {"tiled_9_6", 0, 1, 9, 6}};
-  const std::vector<GapVariant> double_tiles = {{"tiled", 0, 1},
-                                                {"tiled_banks", 0, 1, 0, 0, true},
-                                                {"tiled_table", 0, 1, 0, 0, false, io::TiledKernelChoice{true, true}},
-                                                {"tiled_branch_free", 0, 1, 0, 0, false, io::TiledKernelChoice{false, false, 5}},
-                                                {"tiled_branch_free_4teams", 0, 1, 0, 0, false, io::TiledKernelChoice{false, false, 4}},
-                                                {"tiled_3_7", 0, 1, 3, 7},
-                                                {"tiled_9_4", 0, 1, 9, 4}};
-  for (const Gen& g : gens) {
-    const bool lattice = g.kind == RandomNetworkSpec::Kind::Gaussian3d;
-    const std::string tag = std::string(lattice ? "gaussian3d/" : "uniform/") + std::to_string(g.cells) + "/" +
-                            std::to_string(int(g.density)) + "/";
-    auto register_variants = [&](auto real, const char* precision, const std::vector<GapVariant>& tiles) {
-      using Real = decltype(real);
-      auto variants = csr_variants;
-      if (lattice) variants.insert(variants.end(), tiles.begin(), tiles.end());
-      for (const GapVariant& v : variants)
-        benchmark::RegisterBenchmark(("io_step_generated/" + b + "/" + precision + "/" + tag + v.name).c_str(),
-                                     [=](benchmark::State& s) {
-                                       bm_io_generated<Backend, Real>(s, g.kind, g.cells, g.density, v);
-                                     })
-            ->Unit(benchmark::kMillisecond)
-            ->UseRealTime();
-    };
-    register_variants(float{}, "float", float_tiles);
-    register_variants(double{}, "double", double_tiles);
-  }
   benchmark::RegisterBenchmark(("copy_bandwidth/" + b + "/kernel/256MiB").c_str(),
                                [](benchmark::State& s) { bm_copy<Backend>(s, std::int64_t(256) << 20, true); })
       ->Unit(benchmark::kMillisecond)
@@ -394,6 +275,7 @@ void register_backend() {
 namespace kbrain::bench {
 void register_spiking_benchmarks();
 void register_cortex_benchmarks();
+void register_io_generated_benchmarks();
 }
 
 int main(int argc, char** argv) {
@@ -401,6 +283,7 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   for_each_backend([](auto tag) { register_backend<typename decltype(tag)::type>(); });
   kbrain::bench::register_spiking_benchmarks();  // bench_spiking.cpp
+  kbrain::bench::register_io_generated_benchmarks();  // bench_io_generated.cpp
   kbrain::bench::register_cortex_benchmarks();   // bench_cortex_hh.cpp
   bool console = true;  // another --benchmark_format: Google Benchmark's output alone
   for (int i = 1; i < argc; ++i)

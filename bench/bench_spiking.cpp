@@ -12,6 +12,7 @@
 
 #include "backends/registry.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/timing/stopwatch.hpp"
 #include "models/point/point_network.hpp"
 #include "models/point/point_setup.hpp"
 #include "spiking/device_synapses.hpp"
@@ -35,20 +36,37 @@ point::PointSetup bench_setup(const std::string& set_name, std::int64_t neurons,
 
 // The step split into its phases, each waited for: neuron update, spike compaction, delivery (microseconds per
 // step as counters). The sum exceeds point_step's time, which overlaps launches with device work.
-template <class Backend, class Real>
-void bm_point_phases(benchmark::State& state, const point::PointSetup& setup, bool atomic_append) {
-  point::PointNetworkSimulation<Backend, Real> sim(setup);
-  sim.set_atomic_append(atomic_append);
+// A step probe (point::PointNetworkSimulation's Probe) that waits for each phase and adds up its wall seconds.
+template <class Exec>
+struct FencedPhaseClock {
+  double seconds[3] = {0, 0, 0};  // point::StepPhase order: neurons, compact, deliver
+  Stopwatch clock;
+  void begin() {
+    Exec().fence();
+    clock.restart();
+  }
+  void lap(point::StepPhase phase) {
+    Exec().fence();
+    seconds[static_cast<int>(phase)] += clock.seconds();
+    clock.restart();
+  }
+};
+
+template <class Backend, class Real, bool AtomicAppend>
+void bm_point_phases(benchmark::State& state, const point::PointSetup& setup) {
+  point::PointNetworkSimulation<Backend, Real, AtomicAppend, FencedPhaseClock<typename Backend::execution_space>> sim(
+      setup);
   for (int n = 0; n < 200; ++n) sim.step();
-  typename point::PointNetworkSimulation<Backend, Real>::PhaseSeconds t;
+  sim.probe() = {};
   std::int64_t steps = 0;
   for (auto _ : state) {
-    sim.step_profiled(t);
+    sim.step();
     ++steps;
   }
-  state.counters["us_neurons"] = 1e6 * t.neurons / double(steps);
-  state.counters["us_compact"] = 1e6 * t.compact / double(steps);
-  state.counters["us_deliver"] = 1e6 * t.deliver / double(steps);
+  const double* t = sim.probe().seconds;
+  state.counters["us_neurons"] = 1e6 * t[0] / double(steps);
+  state.counters["us_compact"] = 1e6 * t[1] / double(steps);
+  state.counters["us_deliver"] = 1e6 * t[2] / double(steps);
 }
 
 template <class Backend, class Real>
@@ -118,7 +136,8 @@ void register_backend() {
             ("point_phases/" + b + "/float/cobahh_k200/1000000/" + (atomic ? "append" : "scan")).c_str(),
             [=](benchmark::State& s) {
               static const point::PointSetup setup = bench_setup("cobahh", 1000000, 200);  // built once
-              bm_point_phases<Backend, float>(s, setup, atomic);
+              if (atomic) bm_point_phases<Backend, float, true>(s, setup);
+              else bm_point_phases<Backend, float, false>(s, setup);
             })
             ->Unit(benchmark::kMicrosecond)->UseRealTime();
     }

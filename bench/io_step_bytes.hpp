@@ -5,12 +5,12 @@
 #include <cstdint>
 
 #include "core/network/gap_network.hpp"
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_state.hpp"
 
 namespace kbrain::bench {
 
 inline double io_step_bytes(const GapNetwork& net, std::size_t real_bytes, bool mesh_kernel) {
-  double b = double(net.cells) * (2.0 * io::NUM_VARS + 1.0) * double(real_bytes);
+  double b = double(net.cells) * (2.0 * olive::NUM_VARS + 1.0) * double(real_bytes);
   if (!(mesh_kernel && net.is_mesh())) {
     b += double(net.cells + 1) * sizeof(std::int64_t) + double(net.junctions()) * sizeof(std::int32_t);
     if (!net.conductance.empty()) b += double(net.junctions()) * double(real_bytes);

@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include "core/config/experiment_config.hpp"
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_state.hpp"
 
 #ifndef KBRAIN_TEST_DATA_DIR
 #define KBRAIN_TEST_DATA_DIR "tests/data"
@@ -93,7 +93,7 @@ template <class Sim>
 std::vector<std::vector<double>> run_pulse_and_read_state(Sim& sim, int steps) {
   for (int n = 0; n < steps; ++n) sim.step(n >= 50 && n < 150 ? 6.0 : 0.0);
   std::vector<std::vector<double>> out;
-  for (int v = 0; v < io::NUM_VARS; ++v) out.push_back(sim.variable(v));
+  for (int v = 0; v < olive::NUM_VARS; ++v) out.push_back(sim.variable(v));
   return out;
 }
 

@@ -12,7 +12,7 @@
 
 #include "models/common/device_math.hpp"
 #include "models/common/simd_exp.hpp"
-#include "models/io/io_gap_junctions.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
 #include "tests/backend_types.hpp"
 
 namespace {
@@ -44,7 +44,7 @@ struct PolyExp {
 template <class Math>
 struct GapTerm {
   template <class Real>
-  KOKKOS_INLINE_FUNCTION Real operator()(Real dv, Real) const { return kbrain::io::gap_term<Math>(Real(0.04), dv); }
+  KOKKOS_INLINE_FUNCTION Real operator()(Real dv, Real) const { return kbrain::olive::gap_term<Math>(Real(0.04), dv); }
 };
 struct Div {
   template <class Real>
@@ -199,8 +199,8 @@ TEST_SUITE("io_model") {
   TEST_CASE_TEMPLATE_DEFINE("gap kernels' capped exp: the same gap terms, bit for bit, as NativeMath", Backend,
                             io_gap_kernel_math) {
     const std::vector<double> dv = gap_dv_sweep();
-    const auto native = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::NativeMath>{});
-    const auto capped = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::GapKernelMath>{});
+    const auto native = on_backend<Backend>(dv, {}, GapTerm<kbrain::olive::NativeMath>{});
+    const auto capped = on_backend<Backend>(dv, {}, GapTerm<kbrain::olive::GapKernelMath>{});
     int differ = 0, nan_mismatch = 0;
     for (std::size_t i = 0; i < dv.size(); ++i) {
       if (std::isnan(native[i]) || std::isnan(capped[i]))
@@ -219,8 +219,8 @@ TEST_SUITE("io_model") {
   TEST_CASE_TEMPLATE_DEFINE("table-free gap exp: gap terms within 2 ulp of NativeMath's, NaN and inf alike", Backend,
                             io_gap_kernel_table_free_math) {
     const std::vector<double> dv = gap_dv_sweep();
-    const auto native = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::NativeMath>{});
-    const auto table_free = on_backend<Backend>(dv, {}, GapTerm<kbrain::io::GapKernelTableFreeMath>{});
+    const auto native = on_backend<Backend>(dv, {}, GapTerm<kbrain::olive::NativeMath>{});
+    const auto table_free = on_backend<Backend>(dv, {}, GapTerm<kbrain::olive::GapKernelTableFreeMath>{});
     double worst = 0;
     int nan_mismatch = 0;
     for (std::size_t i = 0; i < dv.size(); ++i) {

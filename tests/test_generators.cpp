@@ -15,7 +15,7 @@
 #include "core/network/generate_network.hpp"
 #include "core/config/experiment_config.hpp"
 #include "core/network/random_network.hpp"
-#include "models/io/io_memory_plan.hpp"
+#include "models/olive/drivers/io_memory_plan.hpp"
 #include "tests/backend_types.hpp"
 
 namespace {
@@ -433,30 +433,30 @@ TEST_SUITE("generators") {
   }
 
   TEST_CASE("memory planner: refuses an impossible size, naming needed, available and the largest that fits") {
-    kbrain::io::IoMemoryShape shape;
+    kbrain::olive::IoMemoryShape shape;
     shape.cells = 4194304;
     shape.junctions = shape.cells * 1000;
     shape.generated = true;
     const std::uint64_t available = std::uint64_t{4} << 30;  // 4 GiB
-    const std::uint64_t needed = kbrain::io::total_bytes(kbrain::io::plan_io_memory(shape));
+    const std::uint64_t needed = kbrain::olive::total_bytes(kbrain::olive::plan_io_memory(shape));
     CHECK(needed > 16ull * shape.cells * 1000 / 4);  // at least the 4-byte sources
-    CHECK_THROWS_WITH_AS(kbrain::io::require_memory(shape, available, "cuda (Test GPU)"),
+    CHECK_THROWS_WITH_AS(kbrain::olive::require_memory(shape, available, "cuda (Test GPU)"),
                          doctest::Contains("not enough memory on cuda (Test GPU): 4194304 cells with 4194304000 "
                                            "junctions need"),
-                         kbrain::io::MemoryPlanError);
-    CHECK_THROWS_WITH_AS(kbrain::io::require_memory(shape, available, "x"), doctest::Contains("4.00 GiB is available"),
-                         kbrain::io::MemoryPlanError);
-    const std::int64_t largest = kbrain::io::largest_fitting_cells(shape, available);
+                         kbrain::olive::MemoryPlanError);
+    CHECK_THROWS_WITH_AS(kbrain::olive::require_memory(shape, available, "x"), doctest::Contains("4.00 GiB is available"),
+                         kbrain::olive::MemoryPlanError);
+    const std::int64_t largest = kbrain::olive::largest_fitting_cells(shape, available);
     CHECK(largest > 0);
     CHECK(largest < shape.cells);
     auto at = [&](std::int64_t cells) {
       auto s = shape;
       s.cells = cells;
       s.junctions = cells * 1000;
-      return kbrain::io::total_bytes(kbrain::io::plan_io_memory(s));
+      return kbrain::olive::total_bytes(kbrain::olive::plan_io_memory(s));
     };
     CHECK(at(largest) <= available);
     CHECK(at(largest + 1) > available);
-    CHECK_NOTHROW(kbrain::io::require_memory(shape, needed, "x"));  // exactly enough
+    CHECK_NOTHROW(kbrain::olive::require_memory(shape, needed, "x"));  // exactly enough
   }
 }

@@ -1,14 +1,15 @@
-// Two steps per launch on the mesh (models/io/io_mesh_pair.hpp, IoSimulation::set_step_pairs) on every backend:
+// Two steps per launch on the mesh (models/olive/launch/io_mesh_pair.hpp, the mesh-pairs GapStrategy) on every backend:
 // the state and the spikes equal those of one-step launches bit for bit, for meshes smaller than a tile, with
 // partial tiles and a single row, in float and double, with held-back steps launched alone where a per-cell
 // current or a read of the state needs it.
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "core/network/gap_network.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
 #include "tests/backend_types.hpp"
 #include "tests/io_test_support.hpp"
 
@@ -24,32 +25,34 @@ struct Run {
 
 // 301 steps: I_app 6 on steps 50..149, per-cell currents on steps 77 and 78, every variable read after step 101.
 template <class Backend, class Real>
-Run run(const GapNetwork& net, int pairs_mode) {
+Run run(const GapNetwork& net, bool pairs) {
   std::vector<double> g_cal(net.cells), per_cell(net.cells);
   for (std::int64_t i = 0; i < net.cells; ++i) {
     g_cal[i] = 0.6 + 0.2 * double(i % 13) / 13.0;
     per_cell[i] = double(i % 5) - 2.0;
   }
-  io::IoSimulation<Backend, Real> sim(io::IoParameters{}, net, g_cal, true);
-  sim.set_host_simd(false);  // host: the plain one-cell kernel, whose Math the pair kernel uses
-  sim.set_step_pairs(pairs_mode);
+  olive::GapStrategy strategy = olive::IoSimulation<Backend, Real>(olive::IoParameters{}, net, g_cal, true).strategy();
+  strategy.kernel = pairs ? olive::GapKernel::MeshPairs : olive::GapKernel::Mesh;
+  // host: the plain one-cell kernel, whose Math the pair kernel uses
+  olive::IoSimulation<Backend, Real, olive::ScalarHostKernels<Real>> sim(olive::IoParameters{}, net, g_cal, true,
+                                                                          strategy);
   sim.enable_spikes(-20.0);
   Run out;
   out.pairs = sim.step_pairs();
   for (int n = 0; n < 301; ++n) {
     sim.step(n >= 50 && n < 150 ? 6.0 : 0.0, n == 77 || n == 78 ? &per_cell : nullptr);
     if (n + 1 == 101)
-      for (int v = 0; v < io::NUM_VARS; ++v) out.midway.push_back(sim.variable(v));
+      for (int v = 0; v < olive::NUM_VARS; ++v) out.midway.push_back(sim.variable(v));
   }
   CHECK(sim.steps_done() == 301);
   out.spikes = sim.drain_spikes();
-  for (int v = 0; v < io::NUM_VARS; ++v) out.state.push_back(sim.variable(v));
+  for (int v = 0; v < olive::NUM_VARS; ++v) out.state.push_back(sim.variable(v));
   return out;
 }
 
 template <class Backend, class Real>
 void check_pairs_equal_single_steps(const GapNetwork& net) {
-  const Run one = run<Backend, Real>(net, 0), two = run<Backend, Real>(net, 1);
+  const Run one = run<Backend, Real>(net, false), two = run<Backend, Real>(net, true);
   CHECK_FALSE(one.pairs);
   CHECK(two.pairs);
   CHECK(test::max_abs_diff(one.state, two.state) == 0.0);
@@ -78,13 +81,16 @@ TEST_SUITE("io_mesh_pair") {
                             io_mesh_pair_default) {
     const GapNetwork net = make_mesh2d(4, 4, 0.04);
     const std::vector<double> g_cal(net.cells, 0.7);
-    io::IoSimulation<Backend, float> mesh_f(io::IoParameters{}, net, g_cal, true);
-    io::IoSimulation<Backend, double> mesh_d(io::IoParameters{}, net, g_cal, true);
-    io::IoSimulation<Backend, float> csr_f(io::IoParameters{}, net, g_cal, false);
+    olive::IoSimulation<Backend, float> mesh_f(olive::IoParameters{}, net, g_cal, true);
+    olive::IoSimulation<Backend, double> mesh_d(olive::IoParameters{}, net, g_cal, true);
+    olive::IoSimulation<Backend, float> csr_f(olive::IoParameters{}, net, g_cal, false);
     CHECK(mesh_f.step_pairs() == Backend::is_gpu);
     CHECK_FALSE(mesh_d.step_pairs());
-    csr_f.set_step_pairs(1);
-    CHECK_FALSE(csr_f.step_pairs());  // CSR networks never pair
+    CHECK_FALSE(csr_f.step_pairs());
+    olive::GapStrategy pairs;
+    pairs.kernel = olive::GapKernel::MeshPairs;
+    using Sim = olive::IoSimulation<Backend, float>;
+    CHECK_THROWS_AS(Sim(olive::IoParameters{}, net, g_cal, false, pairs), std::invalid_argument);  // CSR: no pairs
   }
   TEST_CASE_TEMPLATE_APPLY(io_mesh_pair_default, KBRAIN_TEST_BACKENDS);
 }

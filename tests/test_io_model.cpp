@@ -12,7 +12,7 @@
 #include "core/inputs/g_cal.hpp"
 #include "core/network/gap_network.hpp"
 #include "core/rng/counter_rng.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
 #include "tests/backend_types.hpp"
 #include "tests/io_test_support.hpp"
 
@@ -32,9 +32,9 @@ std::vector<double> heterogeneous_g_cal(std::int64_t cells) {
 // Runs `steps` with a pulse early on (so cells spike and diverge), returns every variable of every cell.
 template <class Backend, class Real>
 std::vector<std::vector<double>> simulate(const GapNetwork& net, const std::vector<double>& g_cal, int steps,
-                                          bool mesh_kernel, io::IoParameters p = {}, int gap_split = -1) {
-  io::IoSimulation<Backend, Real> sim(p, net, g_cal, mesh_kernel);
-  sim.set_gap_split(gap_split);
+                                          bool mesh_kernel, olive::IoParameters p = {},
+                                          olive::GapKernelRequest request = olive::GapKernelRequest::Auto) {
+  olive::IoSimulation<Backend, Real> sim(p, net, g_cal, mesh_kernel, request);
   return test::run_pulse_and_read_state(sim, steps);
 }
 
@@ -86,10 +86,11 @@ TEST_SUITE("io_model") {
     for (bool mesh_kernel : {true, false}) {
       CAPTURE(mesh_kernel);
       std::vector<std::vector<double>> state[2];
-      typename io::IoSimulation<Backend, double>::SpikeEvents spikes[2];
+      typename olive::IoSimulation<Backend, double>::SpikeEvents spikes[2];
       for (const bool chained : {true, false}) {
-        io::IoSimulation<Backend, double> sim(io::IoParameters{}, net, g, mesh_kernel);
-        sim.set_chained_launch(chained);
+        olive::GapStrategy strategy = olive::IoSimulation<Backend, double>(olive::IoParameters{}, net, g, mesh_kernel).strategy();
+        strategy.chained_launch = chained;
+        olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, net, g, mesh_kernel, strategy);
         sim.enable_spikes(-20.0);
         for (int n = 0; n < 400; ++n) {
           sim.step(n >= 50 && n < 150 ? 6.0 : 0.0);
@@ -98,7 +99,7 @@ TEST_SUITE("io_model") {
             spikes[chained].insert(spikes[chained].end(), e.begin(), e.end());
           }
         }
-        for (int v = 0; v < io::NUM_VARS; ++v) state[chained].push_back(sim.variable(v));
+        for (int v = 0; v < olive::NUM_VARS; ++v) state[chained].push_back(sim.variable(v));
       }
       CHECK(max_abs_diff(state[0], state[1]) == 0.0);
       CHECK(spikes[0] == spikes[1]);
@@ -109,9 +110,9 @@ TEST_SUITE("io_model") {
 
   // Optional members of trait types (core/detected.hpp): the fused CSR step's exponential, none for the mesh, and
   // no chained launch on the host.
-  static_assert(std::is_same_v<io::FusedGapMath<io::CsrGapJunctions<double, Kokkos::HostSpace>>, io::GapKernelMath>);
-  static_assert(std::is_same_v<io::FusedGapMath<io::MeshGapJunctions<double, Kokkos::HostSpace>>, io::NativeMath>);
-  static_assert(!io::kHasChainedLaunch<SerialBackend>);
+  static_assert(std::is_same_v<olive::FusedGapMath<olive::CsrGapJunctions<double, Kokkos::HostSpace>>, olive::GapKernelMath>);
+  static_assert(std::is_same_v<olive::FusedGapMath<olive::MeshGapJunctions<double, Kokkos::HostSpace>>, olive::NativeMath>);
+  static_assert(!olive::kHasChainedLaunch<SerialBackend>);
 
   TEST_CASE_TEMPLATE_DEFINE("fused CSR step: every launch bound gives the same state", Backend, io_csr_launch_bounds) {
     // A mesh as CSR (at most 8 junctions per cell: 4 blocks per SM by default) and all-to-all among 64 cells
@@ -121,10 +122,11 @@ TEST_SUITE("io_model") {
       const GapNetwork net = all_to_all ? make_all_to_all(64, 0.004) : make_mesh2d(40, 33, 0.04);
       const auto g = heterogeneous_g_cal(net.cells);
       std::vector<std::vector<double>> reference;
-      for (const int min_blocks : {0, 2, 3, 4, 6}) {
+      for (const int min_blocks : {0, 2, 4}) {  // 0: the chooser's
         CAPTURE(min_blocks);
-        io::IoSimulation<Backend, double> sim(io::IoParameters{}, net, g, false);
-        sim.set_csr_step_min_blocks(min_blocks);
+        olive::GapStrategy strategy = olive::IoSimulation<Backend, double>(olive::IoParameters{}, net, g, false).strategy();
+        if (min_blocks != 0) strategy.csr_min_blocks = min_blocks;
+        olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, net, g, false, strategy);
         CHECK(sim.csr_step_min_blocks() == (min_blocks != 0 ? min_blocks : all_to_all ? 2 : 4));
         const auto state = test::run_pulse_and_read_state(sim, 300);
         if (reference.empty())
@@ -132,10 +134,13 @@ TEST_SUITE("io_model") {
         else
           CHECK(max_abs_diff(reference, state) == 0.0);
       }
-      CHECK(io::IoSimulation<Backend, float>(io::IoParameters{}, net, g, false).csr_step_min_blocks() == 4);
+      CHECK(olive::IoSimulation<Backend, float>(olive::IoParameters{}, net, g, false).csr_step_min_blocks() == 4);
     }
-    io::IoSimulation<Backend, double> sim(io::IoParameters{}, make_mesh2d(4, 4, 0.04), heterogeneous_g_cal(16), false);
-    CHECK_THROWS_AS(sim.set_csr_step_min_blocks(5), std::invalid_argument);
+    olive::GapStrategy five;
+    five.csr_min_blocks = 5;
+    using Sim = olive::IoSimulation<Backend, double>;
+    CHECK_THROWS_AS(Sim(olive::IoParameters{}, make_mesh2d(4, 4, 0.04), heterogeneous_g_cal(16), false, five),
+                    std::invalid_argument);
   }
   TEST_CASE_TEMPLATE_APPLY(io_csr_launch_bounds, KBRAIN_TEST_BACKENDS);
 
@@ -165,9 +170,9 @@ TEST_SUITE("io_model") {
         net.conductance.resize(net.sources.size());
         for (std::size_t k = 0; k < net.sources.size(); ++k) net.conductance[k] = 0.01 + 0.001 * double(k % 37);
       }
-      const auto fused = simulate<Backend, double>(net, g, 300, false, {}, 0);
-      const auto split = simulate<Backend, double>(net, g, 300, false, {}, 1);
-      const auto serial = simulate<SerialBackend, double>(net, g, 300, false, {}, 0);
+      const auto fused = simulate<Backend, double>(net, g, 300, false, {}, olive::GapKernelRequest::Fused);
+      const auto split = simulate<Backend, double>(net, g, 300, false, {}, olive::GapKernelRequest::Split);
+      const auto serial = simulate<SerialBackend, double>(net, g, 300, false, {}, olive::GapKernelRequest::Fused);
       if (Backend::is_gpu) {  // lanes add in a tree: rounding differs
         CHECK(max_abs_diff(fused, split) < 1e-9);
         CHECK(max_abs_diff(serial, split) < 1e-9);
@@ -175,7 +180,7 @@ TEST_SUITE("io_model") {
         CHECK(max_abs_diff(fused, split) == 0.0);
         CHECK(max_abs_diff(serial, split) == 0.0);
       }
-      CHECK(split[io::V_DEND][0] != split[io::V_DEND][1]);  // coupled cells with different g_CaL do differ
+      CHECK(split[olive::V_DEND][0] != split[olive::V_DEND][1]);  // coupled cells with different g_CaL do differ
     }
   }
   TEST_CASE_TEMPLATE_APPLY(io_gap_split, KBRAIN_TEST_BACKENDS);
@@ -184,14 +189,14 @@ TEST_SUITE("io_model") {
     // Identical cells on a mesh stay identical: border cells (fewer neighbours) feel no extra current.
     const GapNetwork mesh = make_mesh2d(5, 5, 0.04);
     const auto s = simulate<Backend, double>(mesh, std::vector<double>(25, 0.68), 300, true);
-    for (int v = 0; v < io::NUM_VARS; ++v)
+    for (int v = 0; v < olive::NUM_VARS; ++v)
       for (int i = 1; i < 25; ++i) CHECK(s[v][i] == s[v][0]);
     // A 1x2 mesh is the same network as 2 cells all-to-all: identical trajectories with different g_CaL.
     const std::vector<double> g2 = {0.62, 0.78};
     const auto m = simulate<Backend, double>(make_mesh2d(1, 2, 0.04), g2, 300, true);
     const auto a = simulate<Backend, double>(make_all_to_all(2, 0.04), g2, 300, false);
     CHECK(max_abs_diff(m, a) == 0.0);
-    CHECK(m[io::V_DEND][0] != m[io::V_DEND][1]);  // the cells did differ, so coupling was exercised
+    CHECK(m[olive::V_DEND][0] != m[olive::V_DEND][1]);  // the cells did differ, so coupling was exercised
   }
   TEST_CASE_TEMPLATE_APPLY(io_mesh_border, KBRAIN_TEST_BACKENDS);
 
@@ -199,8 +204,8 @@ TEST_SUITE("io_model") {
                             io_gate_modes) {
     const GapNetwork net = make_all_to_all(3, 0.04);
     const std::vector<double> g = {0.6, 0.7, 0.8};
-    io::IoParameters ref, cor;
-    cor.gate_mode = io::GateStepMode::Corrected;
+    olive::IoParameters ref, cor;
+    cor.gate_mode = olive::GateStepMode::Corrected;
     CHECK(max_abs_diff(simulate<Backend, double>(net, g, 200, false, ref),
                        simulate<Backend, double>(net, g, 200, false, cor)) == 0.0);
     ref.dt = cor.dt = 0.025;
@@ -223,4 +228,62 @@ TEST_SUITE("io_model") {
     CHECK(bits(0) != bits(1));
   }
   TEST_CASE_TEMPLATE_APPLY(io_rng, KBRAIN_TEST_BACKENDS);
+}
+
+TEST_SUITE("io_model") {
+  TEST_CASE("gap strategy chooser: the defaults, the requests and their limits") {
+    using olive::GapKernel;
+    using olive::GapKernelRequest;
+    const auto input = [](bool mesh, bool lattice, double degree, bool gpu, bool dbl) {
+      olive::GapChoiceInput in;
+      in.cells = 1000;
+      in.junctions = mesh ? 0.0 : degree * 1000;
+      in.mesh = mesh;
+      in.lattice = lattice;
+      in.gpu = gpu;
+      in.double_precision = dbl;
+      return in;
+    };
+    const auto kernel = [](const olive::GapChoiceInput& in, GapKernelRequest r = GapKernelRequest::Auto) {
+      return olive::choose_gap_strategy(in, r).kernel;
+    };
+    // mesh: two steps per launch on GPUs in float only; requests do not change a mesh
+    CHECK(kernel(input(true, false, 0, true, false)) == GapKernel::MeshPairs);
+    CHECK(kernel(input(true, false, 0, true, true)) == GapKernel::Mesh);
+    CHECK(kernel(input(true, false, 0, false, false)) == GapKernel::Mesh);
+    CHECK(kernel(input(true, false, 0, true, false), GapKernelRequest::Split) == GapKernel::MeshPairs);
+    // CSR: split on GPUs in float from kSplitMinDegree, tiled on GPU lattices from kTiledMinDegree
+    CHECK(kernel(input(false, false, 1000, true, false)) == GapKernel::Split);
+    CHECK(kernel(input(false, false, 1000, true, true)) == GapKernel::Fused);
+    CHECK(kernel(input(false, false, 100, true, false)) == GapKernel::Fused);
+    CHECK(kernel(input(false, false, 1000, false, false)) == GapKernel::Fused);
+    CHECK(kernel(input(false, true, 1000, true, true)) == GapKernel::Tiled);
+    CHECK(kernel(input(false, true, 1000, true, false)) == GapKernel::Tiled);
+    CHECK(kernel(input(false, true, 100, true, false)) == GapKernel::Fused);
+    CHECK(kernel(input(false, true, 1000, false, true)) == GapKernel::Fused);
+    // requests
+    CHECK(kernel(input(false, true, 1000, true, false), GapKernelRequest::Fused) == GapKernel::Fused);
+    CHECK(kernel(input(false, true, 1000, true, false), GapKernelRequest::Split) == GapKernel::Split);
+    CHECK(kernel(input(false, true, 10, false, true), GapKernelRequest::Tiled) == GapKernel::Tiled);
+    CHECK(kernel(input(false, false, 10, false, true), GapKernelRequest::Split) == GapKernel::Split);
+    CHECK_THROWS_WITH_AS(kernel(input(false, false, 10, true, true), GapKernelRequest::Tiled),
+                         doctest::Contains("lattice"), std::invalid_argument);
+    // launch details: chained launch in double; the fused CSR step's blocks per SM
+    CHECK(olive::choose_gap_strategy(input(true, false, 0, true, true)).chained_launch);
+    CHECK_FALSE(olive::choose_gap_strategy(input(true, false, 0, true, false)).chained_launch);
+    CHECK(olive::choose_gap_strategy(input(false, false, 100, true, true)).csr_min_blocks == 2);
+    CHECK(olive::choose_gap_strategy(input(false, false, 10, true, true)).csr_min_blocks == 4);
+    CHECK(olive::choose_gap_strategy(input(false, false, 100, true, false)).csr_min_blocks == 4);
+    // names as run.json records them
+    CHECK(olive::gap_kernel_name(GapKernel::Mesh) == "mesh");
+    CHECK(olive::gap_kernel_name(GapKernel::MeshPairs) == "mesh, 2 steps per launch");
+    CHECK(olive::gap_kernel_name(GapKernel::Fused) == "CSR");
+    CHECK(olive::gap_kernel_name(GapKernel::Split) == "CSR split");
+    // the request's spelling
+    CHECK(olive::parse_gap_kernel_request("auto") == GapKernelRequest::Auto);
+    CHECK(olive::parse_gap_kernel_request("fused") == GapKernelRequest::Fused);
+    CHECK(olive::parse_gap_kernel_request("split") == GapKernelRequest::Split);
+    CHECK(olive::parse_gap_kernel_request("tiled") == GapKernelRequest::Tiled);
+    CHECK_THROWS_AS(olive::parse_gap_kernel_request("mesh"), std::invalid_argument);
+  }
 }

@@ -1,4 +1,4 @@
-// Brick-tiled gap kernel (models/io/io_gap_tiled.hpp) on every backend: its two junction lists are exactly the CSR
+// Brick-tiled gap kernel (models/olive/gap/io_gap_tiled.hpp) on every backend: its two junction lists are exactly the CSR
 // split by the cube test, and a network run with it agrees with the fused kernel, for several cuts (all junctions
 // in the cube, some outside, none inside), partial lattices and per-junction conductances.
 #include <doctest/doctest.h>
@@ -7,11 +7,12 @@
 #include <cmath>
 #include <cstdint>
 #include <vector>
+#include <string>
 
 #include "core/network/generate_network.hpp"
 #include "core/network/random_network.hpp"
-#include "models/io/io_gap_tiled.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/gap/io_gap_tiled.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
 #include "tests/backend_types.hpp"
 #include "tests/io_test_support.hpp"
 
@@ -35,11 +36,11 @@ RandomNetworkSpec lattice_spec(std::int64_t cells, bool g_range) {
 }
 
 template <class Backend>
-io::DeviceGapNetwork<double, typename Backend::memory_space> device_network(const RandomNetworkSpec& spec) {
+olive::DeviceGapNetwork<double, typename Backend::memory_space> device_network(const RandomNetworkSpec& spec) {
   using Exec = typename Backend::execution_space;
   const auto net = generate_network<Exec, double>(make_random_network_tables(spec));
   REQUIRE(net.lattice_side > 0);
-  return io::DeviceGapNetwork<double, typename Backend::memory_space>::from_views(
+  return olive::DeviceGapNetwork<double, typename Backend::memory_space>::from_views(
       net.cells, net.offsets, net.sources, net.g, net.g_const, net.lattice_side);
 }
 
@@ -50,18 +51,23 @@ auto host(const V& v) {
 
 struct Cut {
   int brick, halo;
-  bool bank_order = false;
 };
 
-// Every variable of every cell after `steps` steps with a pulse; tiled = -1 default, 0 fused, 1 tiled (cut).
+// Every variable of every cell after `steps` steps with a pulse; tiled: the tiled kernel with `cut`, else fused.
 template <class Backend>
-std::vector<std::vector<double>> run(const RandomNetworkSpec& spec, int tiled, Cut cut, int steps = 300) {
+std::vector<std::vector<double>> run(const RandomNetworkSpec& spec, bool tiled, Cut cut, int steps = 300) {
   std::vector<double> g_cal(spec.cells);
   for (std::int64_t i = 0; i < spec.cells; ++i) g_cal[i] = 0.6 + 0.2 * double(i % 13) / 13.0;
-  io::IoSimulation<Backend, double> sim(io::IoParameters{}, device_network<Backend>(spec), g_cal);
-  sim.set_gap_split(0);
-  sim.set_gap_tiling(tiled, cut.brick, cut.halo, cut.bank_order);
-  CHECK((sim.gap_kernel() == io::IoSimulation<Backend, double>::GapKernel::Tiled) == (tiled == 1));
+  const auto network = device_network<Backend>(spec);
+  olive::GapStrategy strategy = olive::choose_gap_strategy(
+      olive::IoSimulation<Backend, double>::choice_input(network),
+      tiled ? olive::GapKernelRequest::Tiled : olive::GapKernelRequest::Fused);
+  strategy.tile_brick = cut.brick;
+  strategy.tile_halo = cut.halo;
+  olive::IoSimulation<Backend, double> sim(olive::IoParameters{}, network, g_cal, strategy);
+  CHECK((sim.strategy().kernel == olive::GapKernel::Tiled) == tiled);
+  if (tiled)
+    CHECK(sim.strategy_name() == "tiled " + std::to_string(cut.brick) + "^3+" + std::to_string(cut.halo));
   return test::run_pulse_and_read_state(sim, steps);
 }
 
@@ -79,12 +85,12 @@ TEST_SUITE("io_tiled") {
         CAPTURE(g_range);
         const auto spec = lattice_spec(cells, g_range);
         const auto d = device_network<Backend>(spec);
-        io::BrickTiling t;
+        olive::BrickTiling t;
         t.cells = cells;
         t.side = d.lattice_side;
         t.brick = 3;
         t.halo = 2;
-        const auto tl = io::build_tiled_gap<Exec, double>(d.csr, t);
+        const auto tl = olive::build_tiled_gap<Exec, double>(d.csr, t);
         const auto off = host(d.csr.offsets);
         const auto src = host(d.csr.sources);
         const auto in_off = host(tl.in_offsets), out_off = host(tl.out_offsets);
@@ -96,10 +102,10 @@ TEST_SUITE("io_tiled") {
         std::int64_t bad = 0;
         const int r = t.region();
         for (std::int64_t i = 0; i < cells; ++i) {
-          const auto c = io::tiled::site_of(i, t.side);
+          const auto c = olive::tiled::site_of(i, t.side);
           std::int64_t a = in_off(i), b = out_off(i);
           for (std::int64_t k = off(i); k < off(i + 1); ++k) {
-            const auto s = io::tiled::site_of(src(k), t.side);
+            const auto s = olive::tiled::site_of(src(k), t.side);
             const int rx = s.x - (c.x / 3 * 3 - 2), ry = s.y - (c.y / 3 * 3 - 2), rz = s.z - (c.z / 3 * 3 - 2);
             const bool inside = rx >= 0 && ry >= 0 && rz >= 0 && rx < r && ry < r && rz < r;
             if (inside) bad += slots(a++) != (rx * r + ry) * r + rz;
@@ -122,49 +128,6 @@ TEST_SUITE("io_tiled") {
   }
   TEST_CASE_TEMPLATE_APPLY(io_tiled_lists, KBRAIN_TEST_BACKENDS);
 
-  TEST_CASE_TEMPLATE_DEFINE("bank order: each row's in-cube junctions, round by round, one per bank residue", Backend,
-                            io_tiled_bank_order) {
-    using Exec = typename Backend::execution_space;
-    const auto spec = lattice_spec(3000, true);
-    const auto d = device_network<Backend>(spec);
-    io::BrickTiling t;
-    t.cells = spec.cells;
-    t.side = d.lattice_side;
-    t.brick = 2;
-    t.halo = 6;  // a 14^3 cube: almost every junction is in it, rows of ~40
-    const auto csr_order = io::build_tiled_gap<Exec, double>(d.csr, t);
-    t.bank_order = true;
-    const auto banked = io::build_tiled_gap<Exec, double>(d.csr, t);
-    const auto off = host(csr_order.in_offsets), off_b = host(banked.in_offsets);
-    const auto slots = host(csr_order.slots), slots_b = host(banked.slots);
-    const auto g = host(csr_order.g_in), g_b = host(banked.g_in);
-    const auto out_a = host(csr_order.out_sources), out_b = host(banked.out_sources);
-    constexpr int banks = io::tiled::kBankSlots<double>;
-    std::int64_t bad = 0, full_rounds = 0;
-    for (std::int64_t i = 0; i < spec.cells; ++i) {
-      bad += off(i) != off_b(i);
-      // Reference: CSR-order junctions bucketed by slot mod 16, then taken round by round.
-      std::vector<std::vector<std::int64_t>> bucket(banks);
-      for (std::int64_t k = off(i); k < off(i + 1); ++k) bucket[slots(k) % banks].push_back(k);
-      std::int64_t at = off(i);
-      for (std::size_t round = 0; at < off(i + 1); ++round) {
-        int in_round = 0;
-        for (int b = 0; b < banks; ++b)
-          if (round < bucket[b].size()) {
-            const std::int64_t k = bucket[b][round];
-            bad += slots_b(at) != slots(k) || g_b(at) != g(k);
-            ++at, ++in_round;
-          }
-        full_rounds += in_round == banks;
-      }
-    }
-    CHECK(bad == 0);
-    CHECK(full_rounds > 0);  // some rounds cover all 16 residues: the order does something
-    bool same_out = out_a.extent(0) == out_b.extent(0);
-    for (std::size_t k = 0; same_out && k < out_a.extent(0); ++k) same_out = out_a(k) == out_b(k);
-    CHECK(same_out);  // out-of-cube junctions keep CSR order
-  }
-  TEST_CASE_TEMPLATE_APPLY(io_tiled_bank_order, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE_TEMPLATE_DEFINE("tiled gap currents agree with the fused kernel", Backend, io_tiled_vs_fused) {
     for (const std::int64_t cells : {std::int64_t(4096), std::int64_t(3000)}) {
@@ -172,14 +135,13 @@ TEST_SUITE("io_tiled") {
         CAPTURE(cells);
         CAPTURE(g_range);
         const auto spec = lattice_spec(cells, g_range);
-        const auto fused = run<Backend>(spec, 0, {0, 0});
-        CHECK(fused[io::V_DEND][0] != fused[io::V_DEND][1]);  // coupled cells with different g_CaL differ
-        // a tail outside; all outside; ~all inside; the first and last with the in-cube lists in bank order
-        for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}, Cut{3, 2, true}, Cut{2, 6, true}}) {
+        const auto fused = run<Backend>(spec, false, {0, 0});
+        CHECK(fused[olive::V_DEND][0] != fused[olive::V_DEND][1]);  // coupled cells with different g_CaL differ
+        // a tail outside; all outside; ~all inside
+        for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}}) {
           CAPTURE(cut.brick);
           CAPTURE(cut.halo);
-          CAPTURE(cut.bank_order);
-          CHECK(max_abs_diff(fused, run<Backend>(spec, 1, cut)) < 1e-9);
+          CHECK(max_abs_diff(fused, run<Backend>(spec, true, cut)) < 1e-9);
         }
       }
     }
@@ -192,34 +154,31 @@ TEST_SUITE("io_tiled") {
     using Mem = typename Backend::memory_space;
     const auto spec = lattice_spec(3000, true);
     const auto d = device_network<Backend>(spec);
-    io::StateView<double, Mem> state("state", io::NUM_VARS, spec.cells);
+    olive::StateView<double, Mem> state("state", olive::NUM_VARS, spec.cells);
     auto hs = Kokkos::create_mirror_view(state);
-    for (std::int64_t i = 0; i < spec.cells; ++i) hs(io::V_DEND, i) = -70.0 + double((i * 7919) % 401) * 0.1;
+    for (std::int64_t i = 0; i < spec.cells; ++i) hs(olive::V_DEND, i) = -70.0 + double((i * 7919) % 401) * 0.1;
     Kokkos::deep_copy(state, hs);
     const int cells = static_cast<int>(spec.cells);
     Kokkos::View<double*, Mem> by_row("by_row", cells);
-    io::compute_split_gap_currents<Exec, double>(d.csr, state, by_row, cells, Backend::is_gpu);
+    olive::compute_split_gap_currents<Exec, double>(d.csr, state, by_row, cells, Backend::is_gpu);
     const auto want = host(by_row);
-    for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}, Cut{2, 6, true}}) {
+    for (const Cut cut : {Cut{3, 2}, Cut{1, 0}, Cut{2, 6}}) {
       CAPTURE(cut.brick);
       CAPTURE(cut.halo);
-      CAPTURE(cut.bank_order);
-      io::BrickTiling t;
+      olive::BrickTiling t;
       t.cells = spec.cells;
       t.side = d.lattice_side;
       t.brick = cut.brick;
       t.halo = cut.halo;
-      t.bank_order = cut.bank_order;
-      const auto tl = io::build_tiled_gap<Exec, double>(d.csr, t);
+      const auto tl = olive::build_tiled_gap<Exec, double>(d.csr, t);
       Kokkos::View<double*, Mem> tiled_out("tiled", cells);
-      std::vector<std::vector<double>> by_choice;  // {table, branch per junction}: 00, 10, 01, 11, then 4 teams
-      for (const io::TiledKernelChoice choice : {io::TiledKernelChoice{false, false}, io::TiledKernelChoice{true, false},
-                                                 io::TiledKernelChoice{false, true}, io::TiledKernelChoice{true, true},
-                                                 io::TiledKernelChoice{false, false, 4}}) {
-        CAPTURE(choice.table_exp);
-        CAPTURE(choice.branch_per_junction);
+      // The benchmarks' TiledKernel variants: {table, branch per junction}: 00, 10, 01, 11, then 4 teams.
+      std::vector<std::vector<double>> by_choice;
+      const auto check_variant = [&](auto kernel, const char* name) {
+        using Kernel = decltype(kernel);
+        CAPTURE(name);
         Kokkos::deep_copy(tiled_out, -1e300);
-        io::compute_tiled_gap_currents<Exec, double>(tl, state, tiled_out, Backend::is_gpu, choice);
+        olive::compute_tiled_gap_currents<Exec, double, Kernel>(tl, state, tiled_out, Backend::is_gpu);
         const auto got = host(tiled_out);
         by_choice.emplace_back(got.data(), got.data() + cells);
         std::int64_t bad = 0, first = -1;
@@ -232,7 +191,12 @@ TEST_SUITE("io_tiled") {
         CAPTURE(first >= 0 ? got(first) : 0.0);
         CAPTURE(first >= 0 ? want(first) : 0.0);
         CHECK(bad == 0);
-      }
+      };
+      check_variant(olive::TiledKernel<olive::GapKernelTableFreeMath, false, 5>{}, "table-free, branch-free");
+      check_variant(olive::TiledKernel<olive::GapKernelMath, false, 5>{}, "table, branch-free");
+      check_variant(olive::TiledKernel<olive::GapKernelTableFreeMath, true, 5>{}, "table-free, branchy");
+      check_variant(olive::TiledKernel<olive::GapKernelMath, true, 5>{}, "table, branchy");
+      check_variant(olive::TiledKernel<olive::GapKernelTableFreeMath, false, 4>{}, "table-free, branch-free, 4 teams");
       // Each vector lane adds its junctions in the same order with or without a branch per junction, and a
       // junction past the row's end adds exactly 0: the same sums, bit for bit, on every backend. On a GPU the two
       // exponentials round differently somewhere (on the host both are libm's).
@@ -245,7 +209,7 @@ TEST_SUITE("io_tiled") {
   TEST_CASE_TEMPLATE_APPLY(io_tiled_currents, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("cuts that cannot work are refused with a message") {
-    io::BrickTiling t;
+    olive::BrickTiling t;
     t.cells = 1000;
     t.side = 10;
     t.brick = 20;
@@ -257,10 +221,10 @@ TEST_SUITE("io_tiled") {
     t.halo = 1;
     t.cells = 1001;  // more than 10^3
     CHECK_THROWS_AS(t.validate(), std::invalid_argument);
-    const auto f = io::default_tiling<float>(1000, 10, 40 * 1024);
+    const auto f = olive::default_tiling<float>(1000, 10, 40 * 1024);
     CHECK(f.region() == 21);
     CHECK(f.region_sites() * 4 <= 40 * 1024);
-    const auto d = io::default_tiling<double>(1000, 10, 40 * 1024);
+    const auto d = olive::default_tiling<double>(1000, 10, 40 * 1024);
     CHECK(d.region() == 17);
   }
 }

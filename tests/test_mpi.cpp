@@ -18,10 +18,10 @@
 #include "core/network/generate_network.hpp"
 #include "core/network/random_network.hpp"
 #include "core/parallel/partition.hpp"
-#include "models/io/io_mpi_setup.hpp"
-#include "models/io/io_mpi_simulation.hpp"
-#include "models/io/io_parameters.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/distributed/io_mpi_setup.hpp"
+#include "models/olive/distributed/io_mpi_simulation.hpp"
+#include "models/olive/cell/io_parameters.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
 #include "tests/backend_types.hpp"
 
 namespace {
@@ -47,33 +47,33 @@ std::int64_t compare_runs(const GapNetwork& host_net, const kbrain::RandomNetwor
                           PartitionChoice choice, int steps, std::int64_t* spikes_ref = nullptr,
                           std::int64_t* spikes_dist = nullptr, const std::vector<double>* per_cell = nullptr,
                           bool phase_fences = false,
-                          kbrain::io::HaloExchange exchange = kbrain::io::HaloExchange::Auto,
-                          kbrain::io::HaloExchangeMode* mode = nullptr) {
+                          kbrain::HaloExchange exchange = kbrain::HaloExchange::Auto,
+                          kbrain::HaloExchangeMode* mode = nullptr) {
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int me = kbrain::mpi::rank(comm), ranks = kbrain::mpi::size(comm);
   const std::int64_t cells = generator ? generator->spec.cells : host_net.cells;
-  kbrain::io::IoParameters params;
+  kbrain::olive::IoParameters params;
   const auto g_cal = g_cal_of(cells);
 
   // reference: one process (every rank computes it; only rank 0 compares)
   auto single = [&] {
     if (generator) {
       const auto net = kbrain::generate_network<Exec, Real, Mem>(*generator);
-      return kbrain::io::IoSimulation<Backend, Real>(
-          params, kbrain::io::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g,
+      return kbrain::olive::IoSimulation<Backend, Real>(
+          params, kbrain::olive::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g,
                                                                        net.g_const),
           g_cal);
     }
-    return kbrain::io::IoSimulation<Backend, Real>(params, host_net, g_cal, true);
+    return kbrain::olive::IoSimulation<Backend, Real>(params, host_net, g_cal, true);
   }();
   single.enable_spikes(-20.0);
 
-  const auto part = kbrain::io::make_io_partition(host_net, generator, choice, ranks);
-  kbrain::io::RankSetupTimes times;
-  const auto plan = kbrain::io::make_rank_plan<Exec>(host_net, generator, part, comm, times);
-  kbrain::io::IoMpiSimulation<Backend, Real> dist(params, plan, g_cal, comm, exchange);
+  const auto part = kbrain::olive::make_io_partition(host_net, generator, choice, ranks);
+  kbrain::olive::RankSetupTimes times;
+  const auto plan = kbrain::olive::make_rank_plan<Exec>(host_net, generator, part, comm, times);
+  kbrain::olive::IoMpiSimulation<Backend, Real> dist(params, plan, g_cal, comm, exchange);
   if (mode) *mode = dist.exchange_mode();
   dist.set_phase_fences(phase_fences);
   dist.enable_spikes(-20.0);
@@ -82,9 +82,9 @@ std::int64_t compare_runs(const GapNetwork& host_net, const kbrain::RandomNetwor
   for (int n = 0; n < steps; ++n) {
     single.step(i_app_at(n), per_cell);
     dist.step(i_app_at(n), per_cell);
-    const auto got = dist.gather_variable(kbrain::io::V_AXON);
+    const auto got = dist.gather_variable(kbrain::olive::V_AXON);
     if (me == 0) {
-      const auto want = single.variable(kbrain::io::V_AXON);
+      const auto want = single.variable(kbrain::olive::V_AXON);
       for (std::int64_t i = 0; i < cells; ++i) {
         const Real a = Real(want[i]), b = Real(got[i]);
         nonfinite += !std::isfinite(a);
@@ -183,17 +183,17 @@ TEST_SUITE("mpi") {
     CHECK(compare_runs<Backend, float>(placeholder, &tables, PartitionChoice::Bricks3d, 60, nullptr, nullptr, nullptr,
                                        true) == 0);
 
-    kbrain::io::IoParameters params;
-    const auto part = kbrain::io::make_io_partition(mesh, nullptr, PartitionChoice::Tiles2d, ranks);
-    kbrain::io::RankSetupTimes times;
-    const auto plan = kbrain::io::make_rank_plan<Exec>(mesh, nullptr, part, comm, times);
+    kbrain::olive::IoParameters params;
+    const auto part = kbrain::olive::make_io_partition(mesh, nullptr, PartitionChoice::Tiles2d, ranks);
+    kbrain::olive::RankSetupTimes times;
+    const auto plan = kbrain::olive::make_rank_plan<Exec>(mesh, nullptr, part, comm, times);
     for (bool fenced : {false, true}) {
       CAPTURE(fenced);
-      kbrain::io::IoMpiSimulation<Backend, double> sim(params, plan, g_cal_of(mesh.cells), comm);
+      kbrain::olive::IoMpiSimulation<Backend, double> sim(params, plan, g_cal_of(mesh.cells), comm);
       sim.set_phase_fences(fenced);
       CHECK(sim.phase_fences() == fenced);
       for (int n = 0; n < 30; ++n) sim.step(i_app_at(n));
-      const kbrain::io::IoStepPhases& ph = sim.phases();
+      const kbrain::olive::IoStepPhases& ph = sim.phases();
       CHECK(ph.fenced == fenced);
       for (double t : {ph.pack_s, ph.interior_s, ph.wait_s, ph.unpack_s, ph.border_s, ph.step_s}) CHECK(t >= 0.0);
       CHECK(ph.exchange_s() == ph.pack_s + ph.wait_s + ph.unpack_s);
@@ -221,8 +221,8 @@ TEST_SUITE("mpi") {
     // Backends with a peer transport (CUDA: IPC copies between the ranks' device buffers, double buffered by step
     // parity, MPI tokens) run both ways; the others refuse 'peer' with a clear error. Many steps: a parity or token
     // mistake shows up as a stale or torn halo value.
-    using kbrain::io::HaloExchange;
-    using kbrain::io::HaloExchangeMode;
+    using kbrain::HaloExchange;
+    using kbrain::HaloExchangeMode;
     const int ranks = kbrain::mpi::size(MPI_COMM_WORLD);
     CAPTURE(ranks);
     const auto tables =
@@ -233,7 +233,7 @@ TEST_SUITE("mpi") {
     CHECK(compare_runs<Backend, double>(placeholder, &tables, PartitionChoice::Bricks3d, 150, nullptr, nullptr, nullptr,
                                         false, HaloExchange::Mpi, &mode) == 0);
     CHECK(mode != HaloExchangeMode::Peer);
-    if constexpr (kbrain::io::IoMpiSimulation<Backend, double>::kHasTransport) {
+    if constexpr (kbrain::olive::IoMpiSimulation<Backend, double>::kHasTransport) {
       CHECK(compare_runs<Backend, double>(placeholder, &tables, PartitionChoice::Bricks3d, 150, nullptr, nullptr,
                                           nullptr, false, HaloExchange::Peer, &mode) == 0);
       CHECK(mode == HaloExchangeMode::Peer);
@@ -272,9 +272,9 @@ TEST_SUITE("mpi") {
       CAPTURE(which);
       const GapNetwork& net = which == 0 ? mesh : placeholder;
       const kbrain::RandomNetworkTables* gen = which == 0 ? nullptr : &tables;
-      const auto part = kbrain::io::make_io_partition(net, gen, PartitionChoice::Auto, ranks);
-      kbrain::io::RankSetupTimes times;
-      const auto rank_plan = kbrain::io::make_rank_plan<Exec>(net, gen, part, comm, times);
+      const auto part = kbrain::olive::make_io_partition(net, gen, PartitionChoice::Auto, ranks);
+      kbrain::olive::RankSetupTimes times;
+      const auto rank_plan = kbrain::olive::make_rank_plan<Exec>(net, gen, part, comm, times);
       const kbrain::CommPlan& plan = rank_plan.plan;
       MPI_Comm graph = kbrain::mpi::make_halo_graph(plan, comm);
       std::vector<std::int64_t> send(plan.send_local.size()), recv(static_cast<std::size_t>(plan.halo), -1);
@@ -311,22 +311,22 @@ TEST_SUITE("mpi") {
     using Exec = Backend::execution_space;
     const MPI_Comm comm = MPI_COMM_WORLD;
     const GapNetwork mesh = kbrain::make_mesh2d(6, 6, 0.04);
-    kbrain::io::IoParameters params;
+    kbrain::olive::IoParameters params;
     auto g_cal = g_cal_of(36);
-    kbrain::io::IoSimulation<Backend, double> single(params, mesh, g_cal, true);
-    const auto part = kbrain::io::make_io_partition(mesh, nullptr, PartitionChoice::Blocks, kbrain::mpi::size(comm));
-    kbrain::io::RankSetupTimes times;
-    const auto plan = kbrain::io::make_rank_plan<Exec>(mesh, nullptr, part, comm, times);
+    kbrain::olive::IoSimulation<Backend, double> single(params, mesh, g_cal, true);
+    const auto part = kbrain::olive::make_io_partition(mesh, nullptr, PartitionChoice::Blocks, kbrain::mpi::size(comm));
+    kbrain::olive::RankSetupTimes times;
+    const auto plan = kbrain::olive::make_rank_plan<Exec>(mesh, nullptr, part, comm, times);
     g_cal[35] += 0.01;
-    kbrain::io::IoMpiSimulation<Backend, double> dist(params, plan, g_cal, comm);
+    kbrain::olive::IoMpiSimulation<Backend, double> dist(params, plan, g_cal, comm);
     std::int64_t differing = 0;
     for (int n = 0; n < 40; ++n) {
       single.step(i_app_at(n));
       dist.step(i_app_at(n));
     }
-    const auto got = dist.gather_variable(kbrain::io::V_AXON);
+    const auto got = dist.gather_variable(kbrain::olive::V_AXON);
     if (kbrain::mpi::rank(comm) == 0) {
-      const auto want = single.variable(kbrain::io::V_AXON);
+      const auto want = single.variable(kbrain::olive::V_AXON);
       for (int i = 0; i < 36; ++i) differing += want[i] != got[i];
       CHECK(differing > 0);
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <type_traits>
 #include <vector>
 
 #include "backends/serial/serial_backend.hpp"
@@ -156,15 +157,16 @@ TEST_SUITE("spiking_core") {
     std::vector<std::pair<std::int64_t, std::int64_t>> spikes[2];
     std::vector<double> v[2];
     std::int64_t totals[2] = {0, 0};
-    for (int atomic = 0; atomic < 2; ++atomic) {
-      point::PointNetworkSimulation<Backend, double> sim(setup);
-      sim.set_atomic_append(atomic == 1);
+    const auto run = [&](auto* sim_type, int atomic) {
+      std::remove_pointer_t<decltype(sim_type)> sim(setup);
       sim.enable_spike_log(1 << 16);  // small: the host drains it several times
       for (int n = 0; n < 1500; ++n) sim.step();
       spikes[atomic] = sim.drain_spikes();
       v[atomic] = sim.variable(point::V);
       totals[atomic] = sim.total_spikes();
-    }
+    };
+    run(static_cast<point::PointNetworkSimulation<Backend, double, false>*>(nullptr), 0);  // parallel_scan
+    run(static_cast<point::PointNetworkSimulation<Backend, double, true>*>(nullptr), 1);   // atomic append
     REQUIRE(spikes[0].size() > 1000);
     CHECK(std::is_sorted(spikes[1].begin(), spikes[1].end()));
     CHECK(spikes[0] == spikes[1]);

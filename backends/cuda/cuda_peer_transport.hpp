@@ -3,8 +3,8 @@
 // A rank allocates its receive buffer with allocate(), exports a handle to it, and its neighbours map that buffer
 // with open() and write their blocks into it with copy_async() (NVLink / PCIe peer copies, or a copy within one GPU
 // when two ranks share it). MPI only carries the small "copies done" tokens. The interface is plain bytes and
-// pointers: the model names no CUDA type (models/io/io_mpi_simulation.hpp uses Backend::peer_transport when a
-// backend declares one).
+// pointers: the model names no CUDA type (core/parallel/halo_peer.hpp uses Backend::peer_transport when a backend
+// declares one).
 #include <array>
 #include <cstddef>
 

@@ -61,7 +61,7 @@ struct StimulusConfig {
 
 // [record]
 struct RecordConfig {
-  std::vector<std::string> variables = {"v_axon"};  // IO state variable names (models/io/io_state.hpp)
+  std::vector<std::string> variables = {"v_axon"};  // IO state variable names (models/olive/cell/io_state.hpp)
   std::vector<std::int64_t> cells;                   // empty + all_cells=false => none
   bool all_cells = false;                            // cells = "all"
   std::int64_t every = 1;                            // sample every k steps

@@ -1,6 +1,6 @@
 #pragma once
 // Generates a `uniform` or `gaussian3d` network on an execution space: count pass -> exclusive scan -> fill pass
-// (+ transpose for symmetric networks). The result stays in the space's memory (models/io uploads nothing);
+// (+ transpose for symmetric networks). The result stays in the space's memory (models/olive uploads nothing);
 // to_host() copies it into a GapNetwork for tests and small runs. The network is a function of (spec) only: the
 // same bits on Serial, OpenMP and CUDA.
 #include <cstdint>

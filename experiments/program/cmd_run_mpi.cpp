@@ -15,7 +15,7 @@
 #include "models/olive/olive_plan.hpp"
 #include "models/registry.hpp"
 #include "experiments/program/mpi_env.hpp"
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_state.hpp"
 
 #ifdef KBRAIN_HAVE_MPI
 #include "core/parallel/partition.hpp"

@@ -8,7 +8,7 @@ namespace kbrain {
 IoMpiRunResult run_io_mpi_on(const std::string& backend, Precision precision, const olive::OlivePlan& plan,
                              const RunRequest& request,
                              PartitionChoice choice, bool phase_timing, const std::string& exchange) {
-  const io::HaloExchange how = io::parse_halo_exchange(exchange);
+  const HaloExchange how = parse_halo_exchange(exchange);
   IoMpiRunResult result;
   with_backend(backend, [&](auto tag) {
     using B = typename decltype(tag)::type;

@@ -20,11 +20,11 @@ struct IoMpiRunResult {
   std::vector<RankPhaseTimes> ranks; // rank 0 only
   std::string partition;
   std::array<int, 3> grid = {1, 1, 1};
-  std::string exchange = "mpi";      // halo exchange that ran: mpi | mpi-staged | peer (io::HaloExchangeMode)
+  std::string exchange = "mpi";      // halo exchange that ran: mpi | mpi-staged | peer (HaloExchangeMode)
 };
 
 // Collective over MPI_COMM_WORLD. phase_timing: fence and time every phase of the step (docs/mpi.md). exchange:
-// auto | mpi | peer (io::HaloExchange).
+// auto | mpi | peer (HaloExchange).
 IoMpiRunResult run_io_mpi_on(const std::string& backend, Precision precision, const olive::OlivePlan& plan,
                              const RunRequest& request, PartitionChoice choice, bool phase_timing, const std::string& exchange = "auto");
 

@@ -1,6 +1,6 @@
 #pragma once
 // `kbrain run` under mpirun (docs/mpi.md): one IoRunPlan on K ranks. Each rank generates its own cells' incoming
-// junctions, builds its communication plan and steps its cells (models/io/io_mpi_simulation.hpp); traces and spikes
+// junctions, builds its communication plan and steps its cells (models/olive/distributed/io_mpi_simulation.hpp); traces and spikes
 // are gathered on rank 0 at the drain points, which writes the same files as a single-process run. Phase times are
 // measured per rank; with phase_timing every phase of the step is fenced and timed on its own (IoStepPhases).
 // Only compiled with KBRAIN_ENABLE_MPI.
@@ -23,14 +23,14 @@
 #include "experiments/program/io_mpi_dispatch.hpp"
 #include "models/olive/olive_plan.hpp"
 #include "models/runtime/model_runner.hpp"
-#include "models/io/io_mpi_setup.hpp"
-#include "models/io/io_mpi_simulation.hpp"
-#include "models/io/io_sampler.hpp"
+#include "models/olive/distributed/io_mpi_setup.hpp"
+#include "models/olive/distributed/io_mpi_simulation.hpp"
+#include "models/olive/cell/io_sampler.hpp"
 
 namespace kbrain {
 
 template <class Backend, class Real>
-IoMpiRunResult run_io_mpi(const olive::OlivePlan& plan, const RunRequest& request, PartitionChoice choice, bool phase_timing, io::HaloExchange exchange,
+IoMpiRunResult run_io_mpi(const olive::OlivePlan& plan, const RunRequest& request, PartitionChoice choice, bool phase_timing, HaloExchange exchange,
                           MPI_Comm comm) {
   using Exec = typename Backend::execution_space;
   const auto& cfg = *plan.config;
@@ -47,12 +47,12 @@ IoMpiRunResult run_io_mpi(const olive::OlivePlan& plan, const RunRequest& reques
   // ---------------- partition, own rows (generate), plan, setup ----------------
   MPI_Barrier(comm);
   Stopwatch setup;
-  const Partition part = io::make_io_partition(*plan.network, plan.generator.get(), choice, ranks);
+  const Partition part = olive::make_io_partition(*plan.network, plan.generator.get(), choice, ranks);
   out.partition = part.kind_name();
   out.grid = part.grid;
-  io::RankSetupTimes st;
+  olive::RankSetupTimes st;
   const RankPlan<typename Backend::memory_space> rank_plan =
-      io::make_rank_plan<Exec>(*plan.network, plan.generator.get(), part, comm, st);
+      olive::make_rank_plan<Exec>(*plan.network, plan.generator.get(), part, comm, st);
   const CommPlan& cplan = rank_plan.plan;
   mine.generate_s = st.generate_s;
   mine.plan_s = st.plan_s;
@@ -64,9 +64,9 @@ IoMpiRunResult run_io_mpi(const olive::OlivePlan& plan, const RunRequest& reques
   mine.sent = static_cast<std::int64_t>(cplan.send_local.size());
 
   auto stimulus = make_stimulus(cfg.stimulus, plan.network->cells, steps);
-  io::IoMpiSimulation<Backend, Real> sim(plan.params, rank_plan, plan.g_cal, comm, exchange);
+  olive::IoMpiSimulation<Backend, Real> sim(plan.params, rank_plan, plan.g_cal, comm, exchange);
   sim.set_phase_fences(phase_timing);
-  out.exchange = io::halo_exchange_mode_name(sim.exchange_mode());
+  out.exchange = halo_exchange_mode_name(sim.exchange_mode());
   if (plan.record_spikes || request.write_spikes) sim.enable_spikes(cfg.record.spike_threshold);
 
   // Traces: rank 0 writes; every rank samples the traced cells it owns; rows are assembled on rank 0.
@@ -74,7 +74,7 @@ IoMpiRunResult run_io_mpi(const olive::OlivePlan& plan, const RunRequest& reques
   const bool tracing = !request.out_dir.empty() && request.write_trace && !plan.trace_vars.empty() && !plan.trace_cells.empty();
   std::optional<TraceRecorder> trace;
   std::optional<SpikeRecorder> spike_file;
-  std::optional<io::IoSampler<Exec, Real>> sampler;
+  std::optional<olive::IoSampler<Exec, Real>> sampler;
   std::vector<int> positions;                 // this rank's entries' positions in a full trace row
   std::vector<int> all_counts, all_displs;    // rank 0: per-rank widths
   std::vector<int> all_positions;             // rank 0: every rank's positions, concatenated
@@ -187,7 +187,7 @@ IoMpiRunResult run_io_mpi(const olive::OlivePlan& plan, const RunRequest& reques
   Stopwatch close;
   if (trace) trace->close();
   if (spike_file) spike_file->close();
-  const io::IoStepPhases& ph = sim.phases();
+  const olive::IoStepPhases& ph = sim.phases();
   mine.exchange_wait_s = ph.wait_s;
   mine.pack_post_s = ph.pack_s;
   const double simulate = total - std::min(total, output_s);

@@ -1,7 +1,7 @@
 #pragma once
-// exp and division for GPU kernels: NativeMath of the IO step (models/io/io_step.hpp). The double IO step is
-// limited by instruction issue and latency, not by memory bandwidth (docs/journal/2026-11-22-issue3-pass4.md), so both trade the CUDA
-// library's last half ulp for fewer instructions. Host code, and device code other than CUDA's, call kx::exp and
+// exp and division for GPU kernels: NativeMath of the IO step (models/olive/cell/io_step.hpp). The double IO step is
+// limited by instruction issue and latency, not by memory bandwidth (docs/journal/2026-11-22-issue3-pass4.md), so
+// both trade the CUDA library's last half ulp for fewer instructions. Host code, and device code other than CUDA's, call kx::exp and
 // divide.
 //
 // device_exp(double): x = (64 m + j) ln2/64 + r with |r| <= ln2/128, so exp(x) = 2^m * 2^(j/64) * e^r, with
@@ -68,7 +68,7 @@ static __device__ __noinline__ double library_exp(double x) { return ::exp(x); }
 #endif
 
 // device_exp without its range test, for callers that bound their exponent to [-708, 708] themselves (the gap
-// kernels' GapKernelMath, models/io/io_math.hpp). NaN gives NaN; |x| > 708 gives garbage. On a GPU the test costs 5 of
+// kernels' GapKernelMath, models/olive/cell/io_math.hpp). NaN gives NaN; |x| > 708 gives garbage. On a GPU the test costs 5 of
 // an exponential's 24 instructions (DSETP, BRA and the BSSY/BSYNC pair around the call).
 KOKKOS_FORCEINLINE_FUNCTION double device_exp_in_range(double x) {
 #if defined(__CUDA_ARCH__)
@@ -90,7 +90,7 @@ KOKKOS_FORCEINLINE_FUNCTION double device_exp_in_range(double x) {
 
 // device_exp_in_range without the table: x = n ln2 + r with |r| <= ln2 / 2 and e^r - 1 from a degree-11 polynomial
 // (six more FP64 operations than the table's degree 5, and no load). For callers that bound x to [-708, 708]
-// themselves; NaN gives NaN. The tiled gap kernel's exponential (TiledKernelChoice in models/io/io_gap_tiled.hpp):
+// themselves; NaN gives NaN. The tiled gap kernel's exponential (TiledKernel in models/olive/gap/io_tiled_kernel.hpp):
 // there the table's lines do not stay in an L1 that the kernel's streamed junction lists pass through
 // (docs/journal/2026-11-22-issue3-pass7.md).
 KOKKOS_FORCEINLINE_FUNCTION double device_exp_poly_in_range(double x) {

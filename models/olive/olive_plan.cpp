@@ -8,17 +8,17 @@
 
 #include "core/inputs/g_cal.hpp"
 #include "core/timing/stopwatch.hpp"
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_state.hpp"
 #include "models/olive/olive_schema.hpp"
 
 namespace kbrain::olive {
 
 namespace {
 
-io::IoParameters make_parameters(const ExperimentConfig& cfg) {
-  io::IoParameters p = io::io_parameter_set(cfg.parameter_set);
+olive::IoParameters make_parameters(const ExperimentConfig& cfg) {
+  olive::IoParameters p = olive::io_parameter_set(cfg.parameter_set);
   p.dt = cfg.dt;
-  p.gate_mode = cfg.gate_step == "corrected" ? io::GateStepMode::Corrected : io::GateStepMode::Reference;
+  p.gate_mode = cfg.gate_step == "corrected" ? olive::GateStepMode::Corrected : olive::GateStepMode::Reference;
   try {
     olive_parameter_table().apply_all(p, cfg.parameter_overrides);
   } catch (const std::invalid_argument& e) {
@@ -135,11 +135,11 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
   plan.record_csv = cfg.record.csv;
   plan.record_binary = cfg.record.binary;
   plan.trace_every = std::max<std::int64_t>(1, cfg.record.every);
-  plan.probe_var = io::V_AXON;
+  plan.probe_var = olive::V_AXON;
   if (size_override > 0) return plan;  // resized networks (compare) record no traces: record.cells refer to the file's size
 
   for (const auto& name : cfg.record.variables) {
-    const int v = io::var_index(name);
+    const int v = olive::var_index(name);
     if (v < 0) throw ConfigError(cfg.source.string() + ": record.variables: unknown IO variable '" + name + "'");
     plan.trace_vars.push_back(v);
     plan.trace_var_names.push_back(name);

@@ -7,13 +7,13 @@
 
 #include "core/network/gap_network.hpp"
 #include "core/network/random_network.hpp"
-#include "models/io/io_parameters.hpp"
+#include "models/olive/cell/io_parameters.hpp"
 #include "models/runtime/run_plan.hpp"
 
 namespace kbrain::olive {
 
 struct OlivePlan : RunPlan {
-  io::IoParameters params;
+  olive::IoParameters params;
   std::shared_ptr<const GapNetwork> network;  // uniform/gaussian3d: only `cells` is set (the CSR is generated later)
   std::shared_ptr<const RandomNetworkTables> generator;  // uniform/gaussian3d: generated on the simulating backend
   std::vector<double> g_cal;

@@ -12,10 +12,11 @@
 #include "core/inputs/stimulus.hpp"
 #include "core/network/generate_network.hpp"
 #include "core/timing/stopwatch.hpp"
-#include "models/io/io_memory_plan.hpp"
-#include "models/io/io_network_device.hpp"
-#include "models/io/io_sampler.hpp"
-#include "models/io/io_simulation.hpp"
+#include "models/olive/drivers/io_memory_plan.hpp"
+#include "models/olive/gap/io_network_device.hpp"
+#include "models/olive/cell/io_sampler.hpp"
+#include "models/olive/drivers/io_simulation.hpp"
+#include "models/olive/launch/gap_strategy.hpp"
 #include "models/olive/olive_plan.hpp"
 #include "models/runtime/model_runner.hpp"
 #include "models/runtime/run_request.hpp"
@@ -23,12 +24,12 @@
 
 namespace kbrain::olive {
 
-// What `plan` will allocate on Backend in precision Real (models/io/io_memory_plan.hpp).
+// What `plan` will allocate on Backend in precision Real (models/olive/drivers/io_memory_plan.hpp).
 template <class Backend, class Real>
-io::IoMemoryShape olive_memory_shape(const OlivePlan& plan, const RunRequest& request) {
+olive::IoMemoryShape olive_memory_shape(const OlivePlan& plan, const RunRequest& request) {
   const auto& cfg = *plan.config;
   const GapNetwork& net = *plan.network;
-  io::IoMemoryShape s;
+  olive::IoMemoryShape s;
   s.cells = net.cells;
   s.real_bytes = sizeof(Real);
   s.spikes = plan.record_spikes || request.write_spikes || request.keep_spikes;
@@ -39,8 +40,8 @@ io::IoMemoryShape olive_memory_shape(const OlivePlan& plan, const RunRequest& re
     s.per_junction_g = !plan.generator->spec.constant_conductance();
     s.symmetric = plan.generator->spec.symmetric;
     s.generator_table_bytes = plan.generator->table_bytes();
-    s.tiled_lists = io::IoSimulation<Backend, Real>::tiles_by_default(
-        plan.generator->spec.kind == RandomNetworkSpec::Kind::Gaussian3d, s.junctions, s.cells);
+    s.tiled_lists = tiles_by_default(Backend::is_gpu, plan.generator->spec.kind == RandomNetworkSpec::Kind::Gaussian3d,
+                                     s.junctions, s.cells);
   } else {
     s.junctions = net.junctions();
     s.per_junction_g = !net.conductance.empty();
@@ -58,7 +59,7 @@ class OliveRun {
  public:
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
-  using Sampler = io::IoSampler<Exec, Real>;
+  using Sampler = olive::IoSampler<Exec, Real>;
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
   OliveRun(const OlivePlan& plan, const RunRequest& request, RunResult& res)
@@ -66,12 +67,7 @@ class OliveRun {
         stimulus_(make_stimulus(plan.config->stimulus, plan.network->cells, plan.steps)) {
     if (plan.record_spikes || request.write_spikes || request.keep_spikes)
       sim_.enable_spikes(plan.config->record.spike_threshold);
-    if (plan.gap_kernel != "auto") {
-      sim_.set_gap_split(plan.gap_kernel == "split" ? 1 : 0);
-      sim_.set_gap_tiling(plan.gap_kernel == "tiled" ? 1 : 0);
-    }
-    sim_.prepare();  // chooses the gap kernel and builds its lists (tiled) inside the setup phase
-    res.strategy = sim_.gap_kernel_name();
+    res.strategy = sim_.strategy_name();  // chosen, and its lists (tiled) built, by the constructor
   }
 
   std::int64_t steps_per_call() const { return 1; }
@@ -91,30 +87,31 @@ class OliveRun {
   }
   void finish(RunResult&) {}
 
-  io::IoSimulation<Backend, Real>& simulation() { return sim_; }
+  olive::IoSimulation<Backend, Real>& simulation() { return sim_; }
 
  private:
-  static io::IoSimulation<Backend, Real> make_simulation(const OlivePlan& plan, const RunRequest& request,
+  static olive::IoSimulation<Backend, Real> make_simulation(const OlivePlan& plan, const RunRequest& request,
                                                          RunResult& res) {
+    const GapKernelRequest gap_request = parse_gap_kernel_request(plan.gap_kernel);
     const auto hw = Backend::describe();  // refuse before anything is allocated
-    io::require_memory(olive_memory_shape<Backend, Real>(plan, request), hw.free_memory_bytes,
+    olive::require_memory(olive_memory_shape<Backend, Real>(plan, request), hw.free_memory_bytes,
                        std::string(Backend::name) + " (" + hw.device + ")");
     if (!plan.generator) {
       res.connections = double(plan.network->junctions());
-      return io::IoSimulation<Backend, Real>(plan.params, *plan.network, plan.g_cal, plan.use_mesh_kernel);
+      return olive::IoSimulation<Backend, Real>(plan.params, *plan.network, plan.g_cal, plan.use_mesh_kernel, gap_request);
     }
     Stopwatch generate;
     const auto net = generate_network<Exec, Real, Mem>(*plan.generator);  // fences
     res.generate_s = generate.seconds();
     res.connections = double(net.junctions());
-    return io::IoSimulation<Backend, Real>(
+    return olive::IoSimulation<Backend, Real>(
         plan.params,
-        io::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g, net.g_const,
+        olive::DeviceGapNetwork<Real, Mem>::from_views(net.cells, net.offsets, net.sources, net.g, net.g_const,
                                                     net.lattice_side),
-        plan.g_cal);
+        plan.g_cal, gap_request);
   }
 
-  io::IoSimulation<Backend, Real> sim_;
+  olive::IoSimulation<Backend, Real> sim_;
   std::unique_ptr<Stimulus> stimulus_;
 };
 

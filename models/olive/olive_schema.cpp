@@ -1,11 +1,11 @@
 #include "models/olive/olive_schema.hpp"
 
-#include "models/io/io_state.hpp"
+#include "models/olive/cell/io_state.hpp"
 
 namespace kbrain::olive {
 
-const ParameterTable<io::IoParameters>& olive_parameter_table() {
-  using P = io::IoParameters;
+const ParameterTable<olive::IoParameters>& olive_parameter_table() {
+  using P = olive::IoParameters;
   using T = ParameterTable<P>;
   static const T table{
       T::real("c_m", &P::c_m, "uF/cm^2", positive(), "membrane capacitance"),
@@ -37,13 +37,13 @@ ModelSchema olive_schema() {
   s.kind = "io";
   s.summary = "inferior-olive cells (de Gruijl et al. 2012, three compartments) coupled by gap junctions";
   s.family = "gap_network";
-  s.parameters = olive_parameter_table().infos(io::io_parameter_set("reference"));
-  for (int v = 0; v < io::NUM_VARS; ++v) {
-    const std::string name = io::kVarNames[v];
+  s.parameters = olive_parameter_table().infos(olive::io_parameter_set("reference"));
+  for (int v = 0; v < olive::NUM_VARS; ++v) {
+    const std::string name = olive::kVarNames[v];
     const bool voltage = name.rfind("v_", 0) == 0;
     s.variables.push_back({name, voltage ? "mV" : name == "i_cah" ? "uA/cm^2" : "1"});
   }
-  for (const char* const* n = io::io_parameter_set_names(); *n; ++n) s.parameter_sets.emplace_back(*n);
+  for (const char* const* n = olive::io_parameter_set_names(); *n; ++n) s.parameter_sets.emplace_back(*n);
   s.options.push_back({"gap_kernel", {"auto", "fused", "split", "tiled"},
                        "gap currents of CSR networks: auto (from network shape, backend, precision), fused, split, "
                        "tiled (gaussian3d)"});

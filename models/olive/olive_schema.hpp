@@ -3,11 +3,11 @@
 // schema (kind "io", variables, parameter sets, the gap_kernel option).
 #include "core/model/model_schema.hpp"
 #include "core/model/parameter_table.hpp"
-#include "models/io/io_parameters.hpp"
+#include "models/olive/cell/io_parameters.hpp"
 
 namespace kbrain::olive {
 
-const ParameterTable<io::IoParameters>& olive_parameter_table();
+const ParameterTable<olive::IoParameters>& olive_parameter_table();
 ModelSchema olive_schema();
 
 }  // namespace kbrain::olive

@@ -5,7 +5,7 @@
 //   3. the flags become the step's spike list, with the step's counts in device counters and the neuron spikes
 //      appended to the device spike log: on CPUs by a parallel_scan (ascending index, deterministic), on GPUs by one
 //      pass with an atomic increment per spike (unordered; the host sorts the drained log). A block-wise team
-//      compaction was tried and was 3x slower on the H200 (docs/journal/2026-11-22-cobahh-1m-f8edf49.md);
+//      compaction was tried and was slower (docs/journal/2026-11-22-cobahh-1m-f8edf49.md);
 //   4. a one-thread kernel moves the log and total counters on;
 //   5. a fixed league of teams (the count is read on the device) adds each spike's CSR synapses' fixed-point
 //      weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the weight
@@ -15,7 +15,6 @@
 // every backend deliver identical input.
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -23,7 +22,6 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
-#include "core/timing/stopwatch.hpp"
 #include "models/point/hh_step.hpp"
 #include "models/point/izhikevich_step.hpp"
 #include "models/point/lif_step.hpp"
@@ -34,7 +32,19 @@
 
 namespace kbrain::point {
 
-template <class Backend, class Real>
+// The phases of one step, for a step probe.
+enum class StepPhase { Neurons, Compact, Deliver };
+
+// Called before a step and after each of its phases; the default does nothing (and costs nothing). Benchmarks pass
+// a probe that fences and times each phase (bench/bench_spiking.cpp).
+struct NoStepProbe {
+  void begin() {}
+  void lap(StepPhase) {}
+};
+
+// AtomicAppend: spike lists by atomic append (default on GPUs) or by parallel_scan (default on CPUs); both deliver
+// the same input. Probe: NoStepProbe, or a benchmark's.
+template <class Backend, class Real, bool AtomicAppend = Backend::is_gpu, class Probe = NoStepProbe>
 class PointNetworkSimulation {
  public:
   using Exec = typename Backend::execution_space;
@@ -84,27 +94,8 @@ class PointNetworkSimulation {
   int substeps() const { return 1; }  // steps of dt per step() (the runner also drives cortex_hh)
 
   // Advances one step (asynchronously on a GPU).
-  void step() { run_step(nullptr); }
-
-  // Wall seconds of the phases of one step, each waited for (diagnostics and benchmarks; slower than step()).
-  struct PhaseSeconds {
-    double neurons = 0, compact = 0, deliver = 0;
-  };
-  void step_profiled(PhaseSeconds& t) { run_step(&t); }
-
- private:
-  void run_step(PhaseSeconds* t) {
-    std::optional<Stopwatch> clock;  // profiled steps only
-    if (t) {
-      Exec().fence();
-      clock.emplace();
-    }
-    const auto lap = [&](double PhaseSeconds::*phase) {
-      if (!t) return;
-      Exec().fence();
-      t->*phase += clock->seconds();
-      clock->restart();
-    };
+  void step() {
+    probe_.begin();
     if (steps_done_ >= INT32_MAX - 1) throw std::runtime_error("more than 2^31-2 steps in one run");
     const int n = static_cast<int>(steps_done_);
     StepInputs<Real, Mem> in;
@@ -121,10 +112,10 @@ class PointNetworkSimulation {
       spiking::PoissonFlagFunctor<Mem> pf{flags_, static_cast<int>(neurons_), poisson_probability_, seed_, n};
       Kokkos::parallel_for("kbrain::spiking::poisson", Kokkos::RangePolicy<Exec>(0, sources_), pf);
     }
-    lap(&PhaseSeconds::neurons);
+    probe_.lap(StepPhase::Neurons);
     const int size = static_cast<int>(neurons_ + sources_);
     const int slot = spiking::step_counter(n);
-    if (atomic_append_) {
+    if constexpr (AtomicAppend) {
       spiking::AtomicAppendFunctor<Mem> append{flags_, list_, counters_, log_, log_capacity_,
                                                static_cast<int>(neurons_), n + 1, slot};  // logged as updates done
       Kokkos::parallel_for("kbrain::spiking::append", Kokkos::RangePolicy<Exec>(0, size), append);
@@ -135,7 +126,7 @@ class PointNetworkSimulation {
     }
     Kokkos::parallel_for("kbrain::spiking::advance", Kokkos::RangePolicy<Exec>(0, 1),
                          spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_, slot});
-    lap(&PhaseSeconds::compact);
+    probe_.lap(StepPhase::Compact);
     if (synapses_.count > 0) {
       spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters_, ring_, n, slots_, receptors_, slot};
       Kokkos::parallel_for("kbrain::spiking::deliver", Kokkos::TeamPolicy<Exec>(deliver_league_, Kokkos::AUTO),
@@ -145,16 +136,12 @@ class PointNetworkSimulation {
       spiking::DenseDeliverFunctor<Mem> deliver{dense_, list_, counters_, ring_, n, slots_, receptors_, slot};
       Kokkos::parallel_for("kbrain::spiking::deliver_dense", Kokkos::RangePolicy<Exec>(0, neurons_), deliver);
     }
-    lap(&PhaseSeconds::deliver);
+    probe_.lap(StepPhase::Deliver);
     ++steps_done_;
     if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
   }
 
- public:
-
-  // Spike lists by atomic append (default on GPUs) or by parallel_scan (default on CPUs); both deliver the same
-  // input. Set before the first step.
-  void set_atomic_append(bool on) { atomic_append_ = on; }
+  Probe& probe() { return probe_; }
 
   // Spikes of neurons and Poisson sources so far (waits for the device).
   std::int64_t total_spikes() {
@@ -229,7 +216,7 @@ class PointNetworkSimulation {
     Kokkos::deep_copy(h, sub);
     const std::size_t first = host_events_.size();
     for (std::int64_t k = 0; k < used; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
-    if (atomic_append_)  // spikes of a step are logged in no particular order
+    if (AtomicAppend)  // spikes of a step are logged in no particular order
       std::sort(host_events_.begin() + static_cast<std::ptrdiff_t>(first), host_events_.end());
     counters_host_(spiking::LogUsed) = 0;
     Kokkos::deep_copy(Kokkos::subview(counters_, int(spiking::LogUsed)), 0LL);
@@ -243,7 +230,7 @@ class PointNetworkSimulation {
   spiking::DeviceSynapses<Mem> synapses_;
   spiking::DenseSynapses<Mem> dense_;
   int receptors_ = 2, slots_ = 1, deliver_league_ = 1;
-  bool atomic_append_ = Backend::is_gpu;
+  Probe probe_;
   Kokkos::View<long long*, Mem> counters_;
   typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
