@@ -50,9 +50,9 @@ case "$stage" in
       { echo "kokkos build failed"; tail -20 "$out/kokkos.log"; exit 1; }
     echo "kokkos: $(( $(date +%s) - t0 )) s"
     ln -sfn "$here/.offline" "$old/.offline"
-    (cd "$old" && KBRAIN_MPI=0 KBRAIN_JOBS=7 scripts/offline_build.sh cuda -DKokkos_ROOT=/tmp/kokkos-cuda \
+    (cd "$old" && KBRAIN_MPI=0 KBRAIN_JOBS=7 scripts/offline_build.sh cuda -DKokkos_ROOT=/tmp/kokkos-cuda -DKBRAIN_USE_BUNDLED_KOKKOS=OFF \
        -DKBRAIN_BUILD_TESTS=OFF >"$out/build_old.log" 2>&1; echo "old build exit $? after $(( $(date +%s) - t0 )) s") &
-    (KBRAIN_JOBS=9 scripts/offline_build.sh cuda -DKokkos_ROOT=/tmp/kokkos-cuda >"$out/build_new.log" 2>&1;
+    (KBRAIN_JOBS=9 scripts/offline_build.sh cuda -DKokkos_ROOT=/tmp/kokkos-cuda -DKBRAIN_USE_BUNDLED_KOKKOS=OFF >"$out/build_new.log" 2>&1;
      echo "new build exit $? after $(( $(date +%s) - t0 )) s") &
     wait
     grep -E "error|warning" "$out"/build_*.log | grep -v "^.*-Wno" | head -20
