@@ -23,6 +23,7 @@ simulate_s() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['
 
 ab_run() {  # label, rounds, kbrain args...
   local label="$1" rounds="$2"; shift 2
+  mkdir -p /tmp/ab
   for r in $(seq 1 "$rounds"); do
     for tree in old new; do
       local bin="$new_kbrain"; [ "$tree" = old ] && bin="$old_kbrain"
@@ -60,8 +61,8 @@ case "$stage" in
       for r in 1 2; do
         for tree in old new; do
           b="$here/build/cuda/bench/kbrain_bench"; [ "$tree" = old ] && b="$old/build/cuda/bench/kbrain_bench"
-          echo "$tree bench round $r $("$b" --benchmark_min_time=0.5 --benchmark_filter="^io_step/cuda/$p/1024x1024/mesh\$" \
-                 2>/dev/null | grep -E '^io_step' | tr -s ' ' | cut -d' ' -f1-6)"
+          "$b" --benchmark_min_time=0.5 --benchmark_filter="^io_step/cuda/$p/1024x1024/mesh" 2>&1 |
+            grep -E '^io_step|rror' | sed "s|^|$tree bench round $r |"
         done
       done
     done
