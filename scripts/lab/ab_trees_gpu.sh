@@ -15,7 +15,7 @@ mkdir -p "$out"
 root=/tmp/kbrain-sysroot
 export LD_LIBRARY_PATH="$root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 export KBRAIN_NO_PROGRESS=1 OMP_PROC_BIND=spread OMP_PLACES=threads
-old="$here/.oldtree"
+old="${KBRAIN_OLD_TREE:-$here/.oldtree}"  # a copy outside the carried folder keeps its build between calls
 new_kbrain="$here/build/cuda/experiments/program/kbrain"
 old_kbrain="$old/build/cuda/experiments/kbrain"
 
