@@ -72,7 +72,7 @@ case "$stage" in
     ab_run mesh1m_double 2 "$here/experiments/io_du_nguyen_mesh.toml" -b cuda -p double --size 1024 --steps 20000
     ;;
   spiking)
-    ab_run cobahh1m 2 "$here/experiments/cobahh_1m.toml" -b cuda --steps 5000
-    ab_run wang2012_1m 2 "$here/experiments/wang2012_1m.toml" -b cuda --steps 25000
+    ab_run cobahh1m 3 "$here/experiments/cobahh_1m.toml" -b cuda
+    ab_run wang2012_1m 3 "$here/experiments/wang2012_1m.toml" -b cuda
     ;;
 esac
