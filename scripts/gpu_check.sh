@@ -31,9 +31,9 @@ for stage in $stages; do
     build) "${builder[@]}" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; } ;;
     test) (cd "$build" && ctest --output-on-failure 2>&1 | tee "$out/ctest.log" | tail -25) || rc=1 ;;
     compare)
-      "$build/experiments/kbrain" backends | tee "$out/backends.txt"
+      "$build/experiments/program/kbrain" backends | tee "$out/backends.txt"
       # shellcheck disable=SC2086
-      "$build/experiments/kbrain" compare "$here/experiments/io_du_nguyen_mesh.toml" \
+      "$build/experiments/program/kbrain" compare "$here/experiments/io_du_nguyen_mesh.toml" \
         ${KBRAIN_COMPARE_ARGS:---sizes 256,512,1024,2048 --steps 2000} -o "$out/compare" 2>"$out/compare.err" \
         | tee "$out/compare.txt" || { rc=1; tail -20 "$out/compare.err"; } ;;
     mpi)
@@ -41,7 +41,7 @@ for stage in $stages; do
       (cd "$build" && ctest -L mpi --output-on-failure 2>&1 | tee "$out/ctest_mpi.log" | tail -15) || rc=1
       "${KBRAIN_MPIEXEC:-mpirun}" --oversubscribe -n 2 "$build/experiments/kbrain_mpi_pingpong" 50 \
         > "$out/pingpong.csv" 2>"$out/pingpong.err" || rc=1
-      KBRAIN_BIN="$build/experiments/kbrain" "$here/scripts/mpi_scaling.sh" "$out/mpi" gpu || rc=1
+      KBRAIN_BIN="$build/experiments/program/kbrain" "$here/scripts/mpi_scaling.sh" "$out/mpi" gpu || rc=1
       python3 "$here/scripts/mpi_model.py" --pingpong "$out/pingpong.csv" --single "$out/mpi/gpu_single/run.json" \
         | tee "$out/mpi_model.md" || rc=1 ;;
     bench)

@@ -14,7 +14,7 @@ rc=0
 for prec in ${KBRAIN_PRECISIONS:-float double}; do
   sed -e 's/^cells = 65536/cells = 4194304/' -e 's/^density = 100/density = 1000/' \
     -e "s/^precision = \"double\"/precision = \"$prec\"/" experiments/io_vdvlag_gaussian.toml > "$out/g4m_$prec.toml"
-  KBRAIN_NO_PROGRESS=1 "$build/experiments/kbrain" run "$out/g4m_$prec.toml" -b cuda -o "$out/run_$prec" 2>&1 |
+  KBRAIN_NO_PROGRESS=1 "$build/experiments/program/kbrain" run "$out/g4m_$prec.toml" -b cuda -o "$out/run_$prec" 2>&1 |
     tee "$out/run_$prec.txt" || rc=1
   rm -f "$out/run_$prec"/spikes.csv  # tens of MB; the count is in run.json
 done

@@ -20,7 +20,7 @@ out="${1:?usage: scripts/io_study_grid.sh OUT [stages]}"
 stages="${2:-simd omp grid}"
 mkdir -p "$out"
 build="${KBRAIN_BUILD:-$here/build/cuda}"
-[ -x "$build/experiments/kbrain" ] || build="$here/build/host"
+[ -x "$build/experiments/program/kbrain" ] || build="$here/build/host"
 bench="$build/bench/kbrain_bench"
 export KBRAIN_NO_PROGRESS=1
 "$here/scripts/describe_environment.sh" | tee "$out/environment.txt"
@@ -89,7 +89,7 @@ PY
       [ -n "${KBRAIN_GRID_DENSITIES:-}" ] && extra+=(--densities "$KBRAIN_GRID_DENSITIES")
       [ -n "${KBRAIN_GRID_BACKENDS:-}" ] && extra+=(--backends "$KBRAIN_GRID_BACKENDS")
       for kind in ${KBRAIN_GRID_KINDS:-uniform gaussian}; do
-        "$build/experiments/kbrain" compare "$here/experiments/io_vdvlag_$kind.toml" --steps "${KBRAIN_GRID_STEPS:-2000}" \
+        "$build/experiments/program/kbrain" compare "$here/experiments/io_vdvlag_$kind.toml" --steps "${KBRAIN_GRID_STEPS:-2000}" \
           "${extra[@]}" -o "$out/grid_$kind" 2>"$out/grid_$kind.err" | tee "$out/grid_$kind.md" ||
           { rc=1; tail -5 "$out/grid_$kind.err"; }
       done ;;

@@ -18,7 +18,7 @@
 # Build first (MPI on), e.g. on the offline GPU machine:
 #   eval "$(scripts/mpi_sysroot.sh)"; KBRAIN_JOBS=16 scripts/offline_build.sh cuda -DKBRAIN_ENABLE_MPI=ON $KBRAIN_MPI_CMAKE_ARGS
 # Environment:
-#   KBRAIN_BIN        kbrain executable (default build/cuda/experiments/kbrain, else build/host/experiments/kbrain)
+#   KBRAIN_BIN        kbrain executable (default build/cuda/experiments/program/kbrain, else build/host/experiments/program/kbrain)
 #   KBRAIN_MPIEXEC    mpiexec (default: mpirun from PATH); KBRAIN_MPIEXEC_FLAGS extra flags (default --oversubscribe)
 #   KBRAIN_CPU_RANKS  default 1,2,4,8,16      KBRAIN_CPU_STEPS default 1000
 #   KBRAIN_WEAK_SIZE  cells per rank of the weak series, default 32768
@@ -32,8 +32,8 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 bin="${KBRAIN_BIN:-}"
 if [ -z "$bin" ]; then
-  bin="$here/build/cuda/experiments/kbrain"
-  [ -x "$bin" ] || bin="$here/build/host/experiments/kbrain"
+  bin="$here/build/cuda/experiments/program/kbrain"
+  [ -x "$bin" ] || bin="$here/build/host/experiments/program/kbrain"
 fi
 mpiexec="${KBRAIN_MPIEXEC:-mpirun}"
 flags="${KBRAIN_MPIEXEC_FLAGS:---oversubscribe}"

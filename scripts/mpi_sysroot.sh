@@ -4,7 +4,7 @@
 # work from there (Open MPI is relocatable through OPAL_PREFIX). Usage:
 #   eval "$(scripts/mpi_sysroot.sh)"      # sets OPAL_PREFIX, PATH, LD_LIBRARY_PATH, KBRAIN_MPI_CMAKE_ARGS, KBRAIN_MPIEXEC
 # then build with  scripts/build.sh cuda -DKBRAIN_ENABLE_MPI=ON $KBRAIN_MPI_CMAKE_ARGS
-# and run with     $KBRAIN_MPIEXEC -n 2 build/cuda/experiments/kbrain run ...
+# and run with     $KBRAIN_MPIEXEC -n 2 build/cuda/experiments/program/kbrain run ...
 #   KBRAIN_MPI_SYSROOT  where to unpack (default /tmp/kbrain-mpi-sysroot)
 # The Debian packages carry no /usr/bin/mpirun or /usr/include/.../mpi symlinks (alternatives are made by their
 # postinst scripts), so the real names are used: mpirun.openmpi, mpicxx.openmpi, <libdir>/openmpi/include.

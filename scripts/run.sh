@@ -15,5 +15,5 @@ build="$("$here/scripts/build.sh" "$variant")"
 exp="${1:-$here/experiments/io_mesh_sweep.toml}"
 shift || true
 export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-threads}"
-"$build/experiments/kbrain" backends
-"$build/experiments/kbrain" compare "$exp" "$@"
+"$build/experiments/program/kbrain" backends
+"$build/experiments/program/kbrain" compare "$exp" "$@"

@@ -16,7 +16,7 @@ stage="${1:?stage: tests | target | bench | table2 METHOD | table4 | table5 | ac
 method=""
 if [ "$stage" = table2 ]; then method="${2:?table2 needs basic | eai | eai_lut | all}"; shift; fi
 build="${2:-$here/build/cuda}"
-kb="$build/experiments/kbrain"
+kb="$build/experiments/program/kbrain"
 out="$here/out/wang2012"
 mkdir -p "$out"
 export OMP_PROC_BIND=spread OMP_PLACES=threads KBRAIN_NO_PROGRESS=1

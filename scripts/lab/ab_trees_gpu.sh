@@ -17,7 +17,7 @@ export LD_LIBRARY_PATH="$root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 export KBRAIN_NO_PROGRESS=1 OMP_PROC_BIND=spread OMP_PLACES=threads
 old="${KBRAIN_OLD_TREE:-$here/.oldtree}"  # a copy outside the carried folder keeps its build between calls
 new_kbrain="$here/build/cuda/experiments/program/kbrain"
-old_kbrain="$old/build/cuda/experiments/kbrain"
+old_kbrain="$old/build/cuda/experiments/kbrain"  # the program moved to experiments/program in the new tree
 
 simulate_s() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['simulate_s'])" "$1/run.json"; }
 
