@@ -24,3 +24,13 @@ HardwareInfo describe_cuda_device(int device) {
 }
 
 }  // namespace kbrain
+
+namespace kbrain {
+
+// backends/device_selection.hpp
+int visible_gpus() {
+  int gpus = 0;
+  return cudaGetDeviceCount(&gpus) == cudaSuccess ? gpus : 0;
+}
+
+}  // namespace kbrain

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "backends/device_selection.hpp"
 #include "backends/registry.hpp"
 #include "core/config/experiment_config.hpp"
 #include "core/kokkos_compat.hpp"
@@ -13,9 +14,6 @@
 #include "experiments/program/cli.hpp"
 #include "experiments/program/commands.hpp"
 #include "experiments/program/mpi_env.hpp"
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-#endif
 
 int main(int argc, char** argv) {
   kbrain::set_command_line(argc, argv);
@@ -33,12 +31,7 @@ int main(int argc, char** argv) {
   int code = 0;
   // Under mpirun (MPI build): MPI first; one GPU per rank (node-local rank modulo the GPUs) unless --device is given.
   const bool mpi = kbrain::mpi_start(&argc, &argv);
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (mpi && device < 0 && kbrain::mpi_local_rank_from_env() >= 0) {
-    int gpus = 0;
-    if (cudaGetDeviceCount(&gpus) == cudaSuccess && gpus > 0) device = kbrain::mpi_local_rank_from_env() % gpus;
-  }
-#endif
+  if (mpi) device = kbrain::choose_device(device, kbrain::mpi_local_rank_from_env());
   kbrain::kx::initialize(threads, device);
   std::string error;
   try {
