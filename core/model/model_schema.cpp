@@ -32,40 +32,35 @@ std::string ParameterInfo::check(double v) const {
   return "";
 }
 
+namespace {
+
+// The entry of `list` whose `key` member equals `name`, or null.
+template <class T>
+const T* find_by(const std::vector<T>& list, std::string T::*key, const std::string& name) {
+  for (const auto& item : list)
+    if (item.*key == name) return &item;
+  return nullptr;
+}
+
+template <class T>
+std::vector<std::string> names_of(const std::vector<T>& list, std::string T::*key) {
+  std::vector<std::string> out;
+  for (const auto& item : list) out.push_back(item.*key);
+  return out;
+}
+
+}  // namespace
+
 const ParameterInfo* ModelSchema::parameter(const std::string& name) const {
-  for (const auto& p : parameters)
-    if (p.name == name) return &p;
-  return nullptr;
+  return find_by(parameters, &ParameterInfo::name, name);
 }
-
-const ModelOption* ModelSchema::option(const std::string& key) const {
-  for (const auto& o : options)
-    if (o.key == key) return &o;
-  return nullptr;
-}
-
-std::vector<std::string> ModelSchema::parameter_names() const {
-  std::vector<std::string> out;
-  for (const auto& p : parameters) out.push_back(p.name);
-  return out;
-}
-
-std::vector<std::string> ModelSchema::variable_names() const {
-  std::vector<std::string> out;
-  for (const auto& v : variables) out.push_back(v.name);
-  return out;
-}
+const ModelOption* ModelSchema::option(const std::string& key) const { return find_by(options, &ModelOption::key, key); }
+std::vector<std::string> ModelSchema::parameter_names() const { return names_of(parameters, &ParameterInfo::name); }
+std::vector<std::string> ModelSchema::variable_names() const { return names_of(variables, &VariableInfo::name); }
 
 const ModelSchema* ModelCatalog::find(const std::string& kind) const {
-  for (const auto& s : schemas_)
-    if (s.kind == kind) return &s;
-  return nullptr;
+  return find_by(schemas_, &ModelSchema::kind, kind);
 }
-
-std::vector<std::string> ModelCatalog::kinds() const {
-  std::vector<std::string> out;
-  for (const auto& s : schemas_) out.push_back(s.kind);
-  return out;
-}
+std::vector<std::string> ModelCatalog::kinds() const { return names_of(schemas_, &ModelSchema::kind); }
 
 }  // namespace kbrain

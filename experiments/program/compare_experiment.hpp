@@ -4,6 +4,7 @@
 // precision; one row each with the common columns (size, phase times, ns per cell-step, wall s per bio s, speedups)
 // and the model's own agreement columns (Model::agreement_columns / agreement). Saved after every row
 // (compare.partial.*), published complete at the end (compare.{md,csv,json}).
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <string>

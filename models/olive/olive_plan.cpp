@@ -59,7 +59,7 @@ GapNetwork make_network(const ExperimentConfig& cfg, std::int64_t size_override)
 }
 
 // Size, connections and the serial budget's work per step, for run.json and compare rows.
-void describe_size(OlivePlan& plan, const ExperimentConfig& cfg) {
+void describe_size(OlivePlan& plan) {
   const GapNetwork& net = *plan.network;
   plan.cells = net.cells;
   plan.connections = plan.generator ? plan.generator->expected_junctions : double(net.junctions());
@@ -71,7 +71,6 @@ void describe_size(OlivePlan& plan, const ExperimentConfig& cfg) {
   // proportionally fewer steps on the slow backends.
   plan.work_per_step = std::ceil(double(net.cells) *
                                  std::max(1.0, plan.connections / std::max<double>(1.0, double(net.cells)) / 8.0));
-  (void)cfg;
 }
 
 }  // namespace
@@ -130,7 +129,7 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
   }
   plan.network_build_s = sw.seconds();
 
-  describe_size(plan, cfg);
+  describe_size(plan);
   plan.record_spikes = cfg.record.spikes;
   plan.record_csv = cfg.record.csv;
   plan.record_binary = cfg.record.binary;

@@ -24,6 +24,11 @@
 
 namespace kbrain::olive {
 
+// Spike detection is on when the run writes, keeps or the experiment records spikes.
+inline bool detects_spikes(const OlivePlan& plan, const RunRequest& request) {
+  return plan.record_spikes || request.write_spikes || request.keep_spikes;
+}
+
 // What `plan` will allocate on Backend in precision Real (models/olive/drivers/io_memory_plan.hpp).
 template <class Backend, class Real>
 olive::IoMemoryShape olive_memory_shape(const OlivePlan& plan, const RunRequest& request) {
@@ -32,7 +37,7 @@ olive::IoMemoryShape olive_memory_shape(const OlivePlan& plan, const RunRequest&
   olive::IoMemoryShape s;
   s.cells = net.cells;
   s.real_bytes = sizeof(Real);
-  s.spikes = plan.record_spikes || request.write_spikes || request.keep_spikes;
+  s.spikes = detects_spikes(plan, request);
   s.per_cell_stimulus = cfg.stimulus.kind == "cell_file";
   if (plan.generator) {
     s.generated = true;
@@ -65,7 +70,7 @@ class OliveRun {
   OliveRun(const OlivePlan& plan, const RunRequest& request, RunResult& res)
       : sim_(make_simulation(plan, request, res)),
         stimulus_(make_stimulus(plan.config->stimulus, plan.network->cells, plan.steps)) {
-    if (plan.record_spikes || request.write_spikes || request.keep_spikes)
+    if (detects_spikes(plan, request))
       sim_.enable_spikes(plan.config->record.spike_threshold);
     res.strategy = sim_.strategy_name();  // chosen, and its lists (tiled) built, by the constructor
   }

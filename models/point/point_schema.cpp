@@ -11,29 +11,25 @@ namespace {
 using P = PointParameters;
 using T = ParameterTable<P>;
 
-T::Entry membrane(const char* name, double P::*m, const char* unit, ParameterInfo b, const char* doc) {
-  return T::real(name, m, unit, b, doc);
-}
-
 // Names shared by the conductance-based kinds; each kind's table lists what its kernels read.
 #define KBRAIN_LIF_ENTRIES                                                                          \
-  membrane("c_m", &P::c_m, "pF", positive(), "membrane capacitance"),                               \
-      membrane("g_l", &P::g_l, "nS", non_negative(), "leak conductance"),                           \
-      membrane("e_l", &P::e_l, "mV", any_value(), "leak reversal potential"),                       \
-      membrane("v_threshold", &P::v_threshold, "mV", any_value(), "spike threshold"),               \
-      membrane("v_reset", &P::v_reset, "mV", any_value(), "reset potential"),                       \
-      membrane("refractory", &P::refractory_ms, "ms", non_negative(), "refractory period"),         \
-      membrane("tau_e", &P::tau_e, "ms", positive(), "excitatory synaptic time constant"),          \
-      membrane("tau_i", &P::tau_i, "ms", positive(), "inhibitory synaptic time constant"),          \
-      membrane("e_e", &P::e_e, "mV", any_value(), "excitatory reversal potential"),                 \
-      membrane("e_i", &P::e_i, "mV", any_value(), "inhibitory reversal potential")
+  T::real("c_m", &P::c_m, "pF", positive(), "membrane capacitance"),                               \
+      T::real("g_l", &P::g_l, "nS", non_negative(), "leak conductance"),                           \
+      T::real("e_l", &P::e_l, "mV", any_value(), "leak reversal potential"),                       \
+      T::real("v_threshold", &P::v_threshold, "mV", any_value(), "spike threshold"),               \
+      T::real("v_reset", &P::v_reset, "mV", any_value(), "reset potential"),                       \
+      T::real("refractory", &P::refractory_ms, "ms", non_negative(), "refractory period"),         \
+      T::real("tau_e", &P::tau_e, "ms", positive(), "excitatory synaptic time constant"),          \
+      T::real("tau_i", &P::tau_i, "ms", positive(), "inhibitory synaptic time constant"),          \
+      T::real("e_e", &P::e_e, "mV", any_value(), "excitatory reversal potential"),                 \
+      T::real("e_i", &P::e_i, "mV", any_value(), "inhibitory reversal potential")
 #define KBRAIN_HH_ENTRIES                                                                           \
-  membrane("g_na", &P::g_na, "nS", non_negative(), "sodium conductance"),                           \
-      membrane("g_kd", &P::g_kd, "nS", non_negative(), "delayed-rectifier K conductance"),          \
-      membrane("g_m", &P::g_m, "nS", non_negative(), "M-current conductance"),                      \
-      membrane("e_na", &P::e_na, "mV", any_value(), "sodium reversal potential"),                   \
-      membrane("e_k", &P::e_k, "mV", any_value(), "potassium reversal potential"),                  \
-      membrane("v_t", &P::v_t, "mV", any_value(), "Traub-Miles threshold offset")
+  T::real("g_na", &P::g_na, "nS", non_negative(), "sodium conductance"),                           \
+      T::real("g_kd", &P::g_kd, "nS", non_negative(), "delayed-rectifier K conductance"),          \
+      T::real("g_m", &P::g_m, "nS", non_negative(), "M-current conductance"),                      \
+      T::real("e_na", &P::e_na, "mV", any_value(), "sodium reversal potential"),                   \
+      T::real("e_k", &P::e_k, "mV", any_value(), "potassium reversal potential"),                  \
+      T::real("v_t", &P::v_t, "mV", any_value(), "Traub-Miles threshold offset")
 
 const T& lif_table() {
   static const T t{KBRAIN_LIF_ENTRIES};

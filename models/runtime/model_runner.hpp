@@ -64,6 +64,7 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
   std::optional<SpikeRecorder> spike_file;
   std::optional<Sampler> trace_sampler, probe_sampler;
   const std::int64_t every = std::max<std::int64_t>(1, plan.trace_every);
+  const std::int64_t probe_every = std::max<std::int64_t>(1, request.probe_every);
   const bool files = !request.out_dir.empty();
   if (files && request.write_trace && !plan.trace_vars.empty() && !plan.trace_cells.empty() &&
       (plan.record_csv || plan.record_binary)) {
@@ -75,7 +76,7 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     spike_file.emplace(open_spike_files(request.out_dir, plan.record_csv, plan.record_binary));
   if (!request.probe_cells.empty()) {
     probe_sampler.emplace(std::vector<int>{plan.probe_var}, request.probe_cells, kProbeSamplerCapacity);
-    res.probes.reserve(static_cast<std::size_t>(plan.steps / std::max<std::int64_t>(1, request.probe_every)) *
+    res.probes.reserve(static_cast<std::size_t>(plan.steps / probe_every) *
                        request.probe_cells.size());
   }
   sim.fence();
@@ -104,7 +105,6 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
   if (!request.progress) bar.finish();
   Stopwatch loop;
   const std::int64_t stride = sim.steps_per_call();
-  const std::int64_t probe_every = std::max<std::int64_t>(1, request.probe_every);
   for (std::int64_t n = 0; n < plan.steps; n += stride) {
     sim.step();
     const std::int64_t done = n + stride;

@@ -14,14 +14,6 @@ struct RunRequest {
   std::int64_t probe_every = 1;
   bool keep_spikes = true;           // spike events in the result (agreement, population statistics)
   bool progress = true;
-  // Model options of [simulation] (ModelSchema::options) as chosen for this run: the file's, overridden by the CLI.
-  std::vector<std::pair<std::string, std::string>> options;
-
-  std::string option(const std::string& key, const std::string& fallback) const {
-    for (const auto& [k, v] : options)
-      if (k == key) return v;
-    return fallback;
-  }
 };
 
 }  // namespace kbrain
