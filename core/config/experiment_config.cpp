@@ -12,6 +12,7 @@
 
 #include "core/config/spiking_config_reader.hpp"
 #include "core/config/config_readers.hpp"
+#include "core/config/model_settings_reader.hpp"
 #include "core/config/toml_reader.hpp"
 
 namespace kbrain {
@@ -108,6 +109,7 @@ const ModelSchema& read_model(TableReader& root, ExperimentConfig& cfg, const Mo
   const ModelSchema* schema = models.find(cfg.model);
   if (!schema) root.fail("model", fmt::format("model.kind \"{}\" is not a model of this kbrain", cfg.model));
   cfg.family = schema->family;
+  if (!schema->parameter_sets.empty()) cfg.parameter_set = schema->parameter_sets.front();
   if (!model) return *schema;
   read_parameters(*model, *schema, cfg);
   if (cfg.spiking_family()) {
@@ -116,12 +118,12 @@ const ModelSchema& read_model(TableReader& root, ExperimentConfig& cfg, const Mo
   }
   if (!schema->parameter_sets.empty())
     cfg.parameter_set = model->get_choice("parameter_set", schema->parameter_sets, schema->parameter_sets.front());
-  cfg.gate_step = model->get_choice("gate_step", kGateSteps, std::string("reference"));
+  if (!cfg.declared_family()) cfg.gate_step = model->get_choice("gate_step", kGateSteps, std::string("reference"));
   model->reject_unknown_keys();
   return *schema;
 }
 
-void read_simulation(TableReader& root, ExperimentConfig& cfg, const ModelSchema& schema) {
+void read_simulation(TableReader& root, ExperimentConfig& cfg, const ModelSchema& schema, const fs::path& base_dir) {
   std::optional<TableReader> sim = root.get_table("simulation");
   if (!sim) root.fail_missing("simulation", "a table [simulation] with at least steps");
   cfg.dt = read_number(*sim, "dt", 0.05, Bound::Positive);
@@ -130,6 +132,8 @@ void read_simulation(TableReader& root, ExperimentConfig& cfg, const ModelSchema
   if (sim->has("backend")) cfg.backend = sim->get_choice("backend", kBackends, std::nullopt);
   for (const auto& option : schema.options)
     if (sim->has(option.key)) cfg.options.emplace_back(option.key, sim->get_choice(option.key, option.choices, std::nullopt));
+  for (const TableSpec& table : schema.tables)
+    if (table.name == "simulation") config_detail::read_declared_keys(*sim, table, cfg.settings, base_dir);
   sim->reject_unknown_keys(fmt::format("with model.kind = \"{}\"", schema.kind));
 }
 
@@ -208,7 +212,10 @@ void read_record(TableReader& root, ExperimentConfig& cfg, const ModelSchema& sc
   std::optional<TableReader> table = root.get_table("record");
   if (!table) return;
   RecordConfig& r = cfg.record;
-  if (auto variables = read_choice_list(*table, "variables", schema.variable_names())) r.variables = *variables;
+  if (auto variables = read_choice_list(*table, "variables", schema.variable_names()))
+    r.variables = *variables;
+  else if (cfg.declared_family() && !schema.variables.empty())
+    r.variables = {schema.variables.front().name};
   if (const toml::node* cells = table->node("cells")) {
     if (cells->is_string()) {
       if (cells->as_string()->get() != "all")
@@ -240,7 +247,8 @@ void read_compare(TableReader& root, ExperimentConfig& cfg) {
   CompareConfig& c = cfg.compare;
   if (auto backends = read_choice_list(*table, "backends", kBackends)) c.backends = *backends;
   const bool mesh = cfg.network.type == "mesh2d";
-  if (table->has("sizes") && !mesh && cfg.network.type != "all_to_all" && !cfg.network.generated())
+  const bool sized = mesh || cfg.network.type == "all_to_all" || cfg.network.generated() || cfg.declared_family();
+  if (table->has("sizes") && !sized)
     table->fail("sizes", fmt::format("cannot be used with network.type = \"{}\": the file fixes the network size "
                                      "(sizes apply to mesh2d, all_to_all, uniform and gaussian3d)",
                                      cfg.network.type));
@@ -248,7 +256,7 @@ void read_compare(TableReader& root, ExperimentConfig& cfg) {
   const std::string note = mesh ? fmt::format("mesh side lengths must be in [1, {}]", max_size)
                                 : fmt::format("cell counts must be in [1, {}]", max_size);
   if (auto sizes = read_integer_list(*table, "sizes", 1, max_size, note)) c.sizes = *sizes;
-  if (table->has("densities") && !cfg.network.generated())
+  if (table->has("densities") && (!cfg.network.generated() || cfg.declared_family()))
     table->fail("densities", fmt::format("cannot be used with network.type = \"{}\" (densities apply to uniform and "
                                          "gaussian3d)",
                                          cfg.network.type));
@@ -316,9 +324,13 @@ ExperimentConfig parse_experiment(const std::string& toml_text, const std::files
                                   cfg.name));
   cfg.description = root.get_string("description").value_or("");
   const ModelSchema& schema = read_model(root, cfg, models);
-  read_simulation(root, cfg, schema);
+  read_simulation(root, cfg, schema, base_dir);
   if (cfg.spiking_family()) {
     config_detail::read_spiking_tables(root, cfg, schema);
+  } else if (cfg.declared_family()) {
+    config_detail::read_declared_tables(root, schema, cfg, base_dir);
+    read_record(root, cfg, schema);
+    read_compare(root, cfg);
   } else {
     read_network(root, cfg, base_dir);
     read_cells(root, cfg, base_dir);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/model_settings.hpp"
 #include "core/config/spiking_config.hpp"
 #include "core/model/model_schema.hpp"
 
@@ -103,8 +104,10 @@ struct ExperimentConfig {
   RecordConfig record;
   CompareConfig compare;
   SpikingConfig spiking;                  // family spiking_network (core/config/spiking_config.hpp)
+  ModelSettings settings;                 // family model_tables: the model's declared keys, "table.key"
 
   bool spiking_family() const { return family == "spiking_network"; }
+  bool declared_family() const { return family == "model_tables"; }
   // The value of a model option: the file's or the CLI's, else `fallback`.
   std::string option(const std::string& key, const std::string& fallback) const;
   void set_option(const std::string& key, const std::string& value);

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/model/setting_spec.hpp"
+
 namespace kbrain {
 
 // One entry of a parameter table: `[model.parameters] name = value` must lie within the bounds.
@@ -46,6 +48,7 @@ struct ModelSchema {
   // Which tables an experiment file of this model has besides [model] and [simulation]:
   //   gap_network:     [network] gap-junction network, [cells.g_cal], [stimulus], [record], [compare]
   //   spiking_network: [network] random E/I network, [[input]], [record], [compare]
+  //   model_tables:    the tables the model declares in `tables`, plus [record] and [compare]
   std::string family;
   std::vector<ParameterInfo> parameters;
   std::vector<VariableInfo> variables;   // recordable state, in the model's variable order
@@ -53,6 +56,7 @@ struct ModelSchema {
   std::vector<std::string> integrators;      // model.integrator choices (spiking models; empty: no such key)
   std::vector<std::string> synapses;         // model.synapse choices (spiking models)
   std::vector<ModelOption> options;          // [simulation] keys of this model
+  std::vector<TableSpec> tables;             // family model_tables: the model's own tables (and [simulation] keys)
 
   const ParameterInfo* parameter(const std::string& name) const;
   const ModelOption* option(const std::string& key) const;

@@ -1,5 +1,6 @@
 // `kbrain models`: the catalogue of models as they declare themselves (models/registry.hpp): kind, summary, parameter
-// table with units, bounds and defaults, recordable variables, parameter sets and [simulation] options.
+// table with units, bounds and defaults, recordable variables, parameter sets, [simulation] options and the tables
+// a model declares of its own.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -26,6 +27,13 @@ int cmd_models() {
       std::string choices;
       for (const auto& c : o.choices) choices += (choices.empty() ? "" : " | ") + c;
       fmt::print("  [simulation] {} = {} (default {}): {}\n", o.key, choices, o.choices.front(), o.doc);
+    }
+    for (const TableSpec& t : s.tables) {
+      fmt::print("  [{}]:\n", t.name);
+      for (const SettingSpec& k : t.settings)
+        fmt::print("    {:<16} {:<40} {:<12} {}\n", k.key, k.type_text(),
+                   k.required ? std::string("required") : fmt::format("default {}", k.default_text.empty() ? "none" : k.default_text),
+                   k.doc);
     }
     fmt::print("\n");
   }

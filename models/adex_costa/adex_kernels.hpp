@@ -1,0 +1,319 @@
+#pragma once
+// The kernels of one step of the dense plastic AdEx network, in the step order of the study
+// (docs/models/adex-costa.md): 1 neurons; 2 spike flags; 3-4 the per-row and per-column trace values of the step;
+// 5 the synapse pass (pre updates and the winner of each column, post updates and the m̄ summands); 6 the fixed-order
+// m̄ tree; 7 each column's current from its winner. One body for GPU threads and host loops; Real = float | double,
+// time and the m̄ sums in double.
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/kokkos_compat.hpp"
+#include "core/rng/counter_rng.hpp"
+#include "models/adex_costa/adex_parameters.hpp"
+#include "models/adex_costa/adex_state.hpp"
+
+namespace kbrain::adex {
+
+template <class Real>
+struct KernelParams {
+  Real C, gL, EL, DeltaT, VTrest, VTmax, tauVT, tauw, c, b, Vr, dt;
+  Real tau_FFp, tau_FBp, tau_FBn, tau_r, tau_u, s, AFBn, AFBp, AFFp, etaU, etaA, Umin, Umax, Amin, Amax;
+  double half_etaA;  // etaA * 0.5, the factor of m̄
+
+  static KernelParams from(const AdexCostaParams& p, double dt) {
+    return {Real(p.C), Real(p.gL), Real(p.EL), Real(p.DeltaT), Real(p.VTrest), Real(p.VTmax), Real(p.tauVT),
+            Real(p.tauw), Real(p.c), Real(p.b), Real(p.Vr), Real(dt), Real(p.tau_FFp), Real(p.tau_FBp),
+            Real(p.tau_FBn), Real(p.tau_r), Real(p.tau_u), Real(p.s), Real(p.AFBn), Real(p.AFBp), Real(p.AFFp),
+            Real(p.etaU), Real(p.etaA), Real(p.Umin), Real(p.Umax), Real(p.Amin), Real(p.Amax), p.etaA * 0.5};
+  }
+};
+
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real clip(Real v, Real lo, Real hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+// 1. AdEx, forward Euler from the old state, threshold on the updated values.
+template <class Real, class Mem>
+struct NeuronStep {
+  AdexState<Real, Mem> st;
+  KernelParams<Real> p;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    Real V = st.V(j), VT = st.VT(j), x = st.x(j);
+    const Real dV = (p.gL * (p.EL - V) + p.gL * p.DeltaT * kx::exp((V - VT) / p.DeltaT) + st.I(j) - x) / p.C;
+    const Real dVT = -(VT - p.VTrest) / p.tauVT;
+    const Real dx = (p.c * (V - p.EL) - x) / p.tauw;
+    V += p.dt * dV;
+    VT += p.dt * dVT;
+    x += p.dt * dx;
+    const int spike = V > VT ? 1 : 0;
+    if (spike) {
+      V = p.Vr;
+      x += p.b;
+      VT = p.VTmax;
+    }
+    st.V(j) = V;
+    st.VT(j) = VT;
+    st.x(j) = x;
+    st.crossed(j) = spike;
+  }
+};
+
+// 2. Spike flags. Rows: an imposed pattern, the neurons' own crossings (mxm), Poisson-Gaussian draws keyed by
+// (seed, source, step) or a spike list; columns (nxm): per post_events. kind codes: see FlagSource.
+enum class FlagSource : int { All, Even, Crossed, Poisson, None, List };
+
+template <class Real, class Mem>
+struct RowFlags {
+  AdexState<Real, Mem> st;
+  FlagSource source;
+  std::int64_t step;
+  std::uint64_t seed;
+  double position, radius, rate_on, rate_off, dt_s;  // Poisson
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    int f = 0;
+    switch (source) {
+      case FlagSource::All: f = 1; break;
+      case FlagSource::Even: f = i % 2 == 0 ? 1 : 0; break;
+      case FlagSource::Crossed: f = st.crossed(i); break;
+      case FlagSource::Poisson: {
+        const double k = double(i + 1) - position;
+        const double rate = kx::exp(-k * k / (2 * radius * radius)) * (rate_on - rate_off) + rate_off;
+        f = counter_uniform(seed, std::uint64_t(i), std::uint64_t(step)) < rate * dt_s ? 1 : 0;
+        break;
+      }
+      case FlagSource::None:
+      case FlagSource::List: f = 0; break;
+    }
+    st.pre_flag(i) = f;
+  }
+};
+
+template <class Real, class Mem>
+struct ColumnFlags {
+  AdexState<Real, Mem> st;
+  FlagSource source;  // All, Even, Crossed or None
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    st.post_flag(j) = source == FlagSource::All ? 1 : source == FlagSource::Even ? (j % 2 == 0 ? 1 : 0)
+                      : source == FlagSource::Crossed ? st.crossed(j) : 0;
+  }
+};
+
+template <class Mem>
+struct ListFlags {
+  Kokkos::View<int*, Mem> flags;
+  Kokkos::View<const std::int32_t*, Mem> sources;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const { flags(sources(k)) = 1; }
+};
+
+// The step's counts (pre events, post events, neuron crossings) into step_counts, by a deterministic reduction.
+template <class Real, class Mem>
+struct CountFlags {
+  using value_type = long long[];
+  using size_type = std::int64_t;
+  size_type value_count = NUM_STEP_COUNTS;
+  AdexState<Real, Mem> st;
+  bool post_updates;
+  KOKKOS_INLINE_FUNCTION void init(value_type v) const {
+    for (int k = 0; k < NUM_STEP_COUNTS; ++k) v[k] = 0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type dst, const value_type src) const {
+    for (int k = 0; k < NUM_STEP_COUNTS; ++k) dst[k] += src[k];
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k, value_type v) const {
+    if (k < st.n_pre) v[PRE_EVENTS] += st.pre_flag(k);
+    if (k < st.n_post) {
+      if (post_updates) v[POST_EVENTS] += st.post_flag(k);
+      v[NEURON_SPIKES] += st.crossed(k);
+    }
+  }
+};
+
+// 3. Per row: FFp at t before and after this step's increment; the r and u decays since the row's last event.
+template <class Real, class Mem>
+struct RowTraces {
+  AdexState<Real, Mem> st;
+  KernelParams<Real> p;
+  double t;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    const Real since = Real(t - st.t_pre(i));
+    const Real before = st.ffp_val(i) * kx::exp(-since / p.tau_FFp);
+    st.ffp_before(i) = before;
+    if (st.pre_flag(i)) {
+      st.decay_r(i) = kx::exp(-since / p.tau_r);
+      st.decay_u(i) = kx::exp(-since / p.tau_u);
+      st.ffp_now(i) = before + Real(1);
+      st.ffp_val(i) = before + Real(1);
+      st.t_pre(i) = t;
+    } else {
+      st.ffp_now(i) = before;
+    }
+  }
+};
+
+// 4. Per column: FBp and FBn at t before this step's increment (which a post update adds).
+template <class Real, class Mem>
+struct ColumnTraces {
+  AdexState<Real, Mem> st;
+  KernelParams<Real> p;
+  double t;
+  bool post_updates;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    const Real since = Real(t - st.t_post(j));
+    const Real fbp = st.fbp_val(j) * kx::exp(-since / p.tau_FBp);
+    const Real fbn = st.fbn_val(j) * kx::exp(-since / p.tau_FBn);
+    st.fbp_before(j) = fbp;
+    st.fbn_before(j) = fbn;
+    if (post_updates && st.post_flag(j)) {
+      st.fbp_val(j) = fbp + Real(1);
+      st.fbn_val(j) = fbn + Real(1);
+      st.t_post(j) = t;
+    }
+  }
+};
+
+// 5. The synapse pass: thread (block, column) walks the block's rows in ascending order. A synapse is touched only
+// when its row fired (pre update), its column fired (post update) or its column owes last step's m̄ part.
+template <class Real, class Mem>
+struct SynapsePass {
+  AdexState<Real, Mem> st;
+  KernelParams<Real> p;
+  std::int64_t row_begin = 0;  // first row of block 0 (a rank's part)
+  std::int64_t rows = 0;       // rows of this pass
+  bool post_updates = true;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const std::int64_t n_post = st.n_post;
+    const std::int64_t b = k / n_post, j = k - b * n_post;
+    const bool owes = st.post_prev(j) != 0;
+    const bool post = post_updates && st.post_flag(j) != 0;
+    const Real shift = owes ? Real(p.half_etaA * st.mbar(0)) : Real(0);
+    const Real fbp = st.fbp_before(j), fbn = st.fbn_before(j);
+    int winner = -1;
+    Real current = 0;
+    double sum = 0;
+    long long count = 0;
+    const std::int64_t first = row_begin + b * kRowsPerBlock;
+    const std::int64_t last = first + kRowsPerBlock < row_begin + rows ? first + kRowsPerBlock : row_begin + rows;
+    for (std::int64_t i = first; i < last; ++i) {
+      const std::int64_t id = (i - row_begin) * n_post + j;
+      if (!st.conn(id)) continue;
+      const bool pre = st.pre_flag(i) != 0;
+      if (!(pre || post || owes)) continue;
+      Real A = st.A(id);
+      if (owes) A = clip(A - shift, p.Amin, p.Amax);
+      if (pre) {
+        Real U = st.U(id);
+        Real R = (st.R(id) - Real(1)) * st.decay_r(i) + Real(1);
+        Real u = U + (st.u(id) - U) * st.decay_u(i);
+        current = p.s * A * R * u;
+        winner = int(i);
+        const Real ffp = st.ffp_before(i);
+        U = clip(U + p.etaU * (-p.AFBn * fbn * fbp + p.AFBp * fbp * ffp), p.Umin, p.Umax);
+        R = R - R * u;
+        u = u + U * (Real(1) - u);
+        st.R(id) = R;
+        st.u(id) = u;
+        st.U(id) = U;
+      }
+      if (post) {
+        const Real term = p.AFFp * st.ffp_now(i) * fbn;
+        A = A + p.etaA * term;
+        sum += double(term);
+        ++count;
+      }
+      if (owes || post) st.A(id) = A;
+    }
+    st.win_row(k) = winner;
+    st.win_I(k) = current;
+    st.msum(k) = sum;
+    st.mcount(k) = count;
+  }
+};
+
+// 6. The m̄ tree: chunks of columns in order, then the chunks of a block in order, then the blocks in order.
+template <class Real, class Mem>
+struct ChunkSums {
+  AdexState<Real, Mem> st;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
+    const std::int64_t first = c * kColumnsPerChunk;
+    const std::int64_t last = first + kColumnsPerChunk < st.n_post ? first + kColumnsPerChunk : st.n_post;
+    double sum = 0;
+    long long count = 0;
+    for (std::int64_t j = first; j < last; ++j) {
+      sum += st.msum(b * st.n_post + j);
+      count += st.mcount(b * st.n_post + j);
+    }
+    st.chunk_sum(k) = sum;
+    st.chunk_count(k) = count;
+  }
+};
+
+template <class Real, class Mem>
+struct BlockSums {
+  AdexState<Real, Mem> st;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t b) const {
+    double sum = 0;
+    long long count = 0;
+    for (std::int64_t c = 0; c < st.chunks; ++c) {
+      sum += st.chunk_sum(b * st.chunks + c);
+      count += st.chunk_count(b * st.chunks + c);
+    }
+    st.block_sum(b) = sum;
+    st.block_count(b) = count;
+  }
+};
+
+// One thread: m̄ over every block (in block order) and the step's counts into the totals.
+template <class Real, class Mem>
+struct MeanAndTotals {
+  AdexState<Real, Mem> st;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t) const {
+    double sum = 0;
+    long long count = 0;
+    for (std::int64_t b = 0; b < st.blocks; ++b) {
+      sum += st.block_sum(b);
+      count += st.block_count(b);
+    }
+    st.mbar(0) = count > 0 ? sum / double(count) : 0.0;
+    for (int k = 0; k < NUM_STEP_COUNTS; ++k) st.totals(k) += st.step_counts(k);
+  }
+};
+
+// 7. Each column's current from the winner of the highest block that has one (the largest presynaptic index);
+// the column owes the m̄ part if it fired.
+template <class Real, class Mem>
+struct ColumnCurrents {
+  AdexState<Real, Mem> st;
+  bool post_updates;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    for (std::int64_t b = st.blocks - 1; b >= 0; --b)
+      if (st.win_row(b * st.n_post + j) >= 0) {
+        st.I(j) = st.win_I(b * st.n_post + j);
+        break;
+      }
+    st.post_prev(j) = post_updates ? st.post_flag(j) : 0;
+  }
+};
+
+// Initial state of the synapses: the connection rule (or the uploaded flags), U and A from the row profile
+// (initial_U, initial_A of rows 0..99, computed on the host), r = 1, u = 0.
+template <class Real, class Mem>
+struct SynapseInit {
+  AdexState<Real, Mem> st;
+  Kokkos::View<const Real*, Mem> profile_U, profile_A;
+  int rule;  // 0 all, 1 post even, 2 pre even, 3 both even, 4 conn already uploaded
+  std::int64_t row_begin;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t id) const {
+    const std::int64_t row = id / st.n_post, i = row_begin + row, j = id - row * st.n_post;
+    if (rule != 4)
+      st.conn(id) = rule == 0 ? 1 : rule == 1 ? (j % 2 == 0) : rule == 2 ? (i % 2 == 0) : (i % 2 == 0 && j % 2 == 0);
+    st.U(id) = profile_U(i % 100);
+    st.A(id) = profile_A(i % 100);
+    st.R(id) = Real(1);
+    st.u(id) = Real(0);
+  }
+};
+
+}  // namespace kbrain::adex

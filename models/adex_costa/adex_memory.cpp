@@ -1,0 +1,19 @@
+// The device-memory check of the dense plastic network: refuse before allocating, naming what is needed.
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "models/adex_costa/adex_simulation.hpp"
+
+namespace kbrain::adex {
+
+void require_device_memory(std::int64_t needed, std::uint64_t available, const std::string& device,
+                           std::int64_t n_pre, std::int64_t n_post) {
+  if (available == 0 || std::uint64_t(needed) <= available) return;
+  throw std::runtime_error(fmt::format(
+      "the dense {} x {} network needs {:.2f} GiB of device memory ({} bytes) but {} has {:.2f} GiB free; run fewer "
+      "neurons, or on a device or backend with more memory",
+      n_pre, n_post, double(needed) / 1073741824.0, needed, device, double(available) / 1073741824.0));
+}
+
+}  // namespace kbrain::adex

@@ -1,0 +1,69 @@
+#pragma once
+// Reads a variable of the dense plastic AdEx network at the end of the last completed step, for samplers (device)
+// and dumps (host mirror): neuron variables by neuron, synapse variables by synapse id pre * n_post + post, with
+// traces, r and u decayed to that time and a pending m̄ part applied to A. Reading changes nothing.
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include "models/adex_costa/adex_kernels.hpp"
+#include "models/adex_costa/adex_schema.hpp"
+#include "models/adex_costa/adex_state.hpp"
+
+namespace kbrain::adex {
+
+template <class Real, class Mem>
+struct AdexReader {
+  AdexState<Real, Mem> st;
+  KernelParams<Real> p;
+  double t = 0;  // time of the last completed step
+
+  KOKKOS_INLINE_FUNCTION Real operator()(int var, std::int64_t index) const {
+    switch (var) {
+      case V_M: return st.V(index);
+      case V_T: return st.VT(index);
+      case ADAPT_X: return st.x(index);
+      case I_SYN: return st.I(index);
+      default: break;
+    }
+    const std::int64_t i = index / st.n_post, j = index - i * st.n_post;
+    const Real since_pre = Real(t - st.t_pre(i)), since_post = Real(t - st.t_post(j));
+    switch (var) {
+      case SYN_U: return st.U(index);
+      case SYN_A: {
+        const Real A = st.A(index);
+        return st.post_prev(j) ? clip(A - Real(p.half_etaA * st.mbar(0)), p.Amin, p.Amax) : A;
+      }
+      case SYN_R: return (st.R(index) - Real(1)) * kx::exp(-since_pre / p.tau_r) + Real(1);
+      case SYN_USE: {
+        const Real U = st.U(index);
+        return U + (st.u(index) - U) * kx::exp(-since_pre / p.tau_u);
+      }
+      case SYN_FFP: return st.ffp_val(i) * kx::exp(-since_pre / p.tau_FFp);
+      case SYN_FBP: return st.fbp_val(j) * kx::exp(-since_post / p.tau_FBp);
+      case SYN_FBN: return st.fbn_val(j) * kx::exp(-since_post / p.tau_FBn);
+      default: return Real(0);
+    }
+  }
+};
+
+// The state copied to host memory (for dumps and tests).
+template <class Real, class Mem>
+AdexReader<Real, Kokkos::HostSpace> host_copy(const AdexReader<Real, Mem>& r) {
+  AdexReader<Real, Kokkos::HostSpace> h;
+  h.p = r.p;
+  h.t = r.t;
+  h.st.n_pre = r.st.n_pre;
+  h.st.n_post = r.st.n_post;
+  auto copy = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v); };
+  h.st.V = copy(r.st.V); h.st.VT = copy(r.st.VT); h.st.x = copy(r.st.x); h.st.I = copy(r.st.I);
+  h.st.U = copy(r.st.U); h.st.A = copy(r.st.A); h.st.R = copy(r.st.R); h.st.u = copy(r.st.u);
+  h.st.conn = copy(r.st.conn);
+  h.st.ffp_val = copy(r.st.ffp_val); h.st.t_pre = copy(r.st.t_pre);
+  h.st.fbp_val = copy(r.st.fbp_val); h.st.fbn_val = copy(r.st.fbn_val); h.st.t_post = copy(r.st.t_post);
+  h.st.post_prev = copy(r.st.post_prev); h.st.mbar = copy(r.st.mbar);
+  h.st.pre_flag = copy(r.st.pre_flag); h.st.post_flag = copy(r.st.post_flag);
+  return h;
+}
+
+}  // namespace kbrain::adex

@@ -1,0 +1,185 @@
+#pragma once
+// Drives the dense plastic AdEx network on one backend: one step is the kernels of adex_kernels.hpp, launched in
+// order without waiting for the device. The host synchronises only to drain the spike ring (neuron crossings, kept
+// only when spike files are written) and at the end.
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <Kokkos_Core.hpp>
+
+#include "models/adex_costa/adex_kernels.hpp"
+#include "models/adex_costa/adex_plan.hpp"
+#include "models/adex_costa/adex_reader.hpp"
+#include "models/common/device_sampler.hpp"
+#include "models/runtime/run_request.hpp"
+#include "models/runtime/run_result.hpp"
+
+namespace kbrain::adex {
+
+// The device memory a network needs, refused before anything is allocated when it exceeds what the device has free.
+void require_device_memory(std::int64_t needed, std::uint64_t available, const std::string& device,
+                           std::int64_t n_pre, std::int64_t n_post);
+
+template <class Backend, class Real>
+class AdexSimulation {
+ public:
+  using Exec = typename Backend::execution_space;
+  using Mem = typename Backend::memory_space;
+  using Reader = AdexReader<Real, Mem>;
+  using Sampler = DeviceSampler<Exec, Real, Reader>;
+  using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+  AdexSimulation(const AdexPlan& plan, const RunRequest& request, RunResult& res)
+      : plan_(plan), p_(KernelParams<Real>::from(plan.params, plan.dt_ms)) {
+    const auto hw = Backend::describe();
+    require_device_memory(AdexState<Real, Mem>::bytes(plan.n_pre, plan.n_post), hw.free_memory_bytes,
+                          std::string(Backend::name) + " (" + hw.device + ")", plan.n_pre, plan.n_post);
+    st_.allocate(plan.n_pre, plan.n_post, plan.mxm);
+    initialise();
+    if (request.write_spikes) {
+      ring_slots_ = std::clamp<std::int64_t>((64 << 20) / std::max<std::int64_t>(1, plan.n_post), 1, 4096);
+      ring_ = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem>("adex_spike_ring", ring_slots_, plan.n_post);
+    }
+    res.connections = plan.connections;
+    res.strategy = fmt::format("dense, {} rows per block", kRowsPerBlock);
+  }
+
+  std::int64_t steps_per_call() const { return 1; }
+  std::int64_t steps_done() const { return steps_; }
+  void fence() { Exec().fence(); }
+  std::int64_t device_bytes() const { return AdexState<Real, Mem>::bytes(plan_.n_pre, plan_.n_post); }
+  Reader state() const { return Reader{st_, p_, double(steps_ - 1) * plan_.dt_ms}; }
+
+  void step() {
+    const std::int64_t n = steps_;
+    const double t = double(n) * plan_.dt_ms;
+    const std::int64_t rows = plan_.n_pre, cols = plan_.n_post;
+    const bool post_updates = plan_.post_events != PostEvents::None;
+    auto range = [](std::int64_t count) { return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count); };
+    Kokkos::parallel_for("kbrain::adex::neurons", range(cols), NeuronStep<Real, Mem>{st_, p_});
+    flags(n);
+    Kokkos::parallel_reduce("kbrain::adex::count", range(std::max(rows, cols)), CountFlags<Real, Mem>{NUM_STEP_COUNTS, st_, post_updates},
+                            st_.step_counts);
+    Kokkos::parallel_for("kbrain::adex::row_traces", range(rows), RowTraces<Real, Mem>{st_, p_, t});
+    Kokkos::parallel_for("kbrain::adex::column_traces", range(cols), ColumnTraces<Real, Mem>{st_, p_, t, post_updates});
+    Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * cols),
+                         SynapsePass<Real, Mem>{st_, p_, 0, rows, post_updates});
+    Kokkos::parallel_for("kbrain::adex::chunk_sums", range(st_.blocks * st_.chunks), ChunkSums<Real, Mem>{st_});
+    Kokkos::parallel_for("kbrain::adex::block_sums", range(st_.blocks), BlockSums<Real, Mem>{st_});
+    Kokkos::parallel_for("kbrain::adex::mean", range(1), MeanAndTotals<Real, Mem>{st_});
+    Kokkos::parallel_for("kbrain::adex::currents", range(cols), ColumnCurrents<Real, Mem>{st_, post_updates});
+    if (ring_slots_ > 0) {
+      auto slot = Kokkos::subview(ring_, ring_used_, Kokkos::ALL());
+      auto crossed = st_.crossed;
+      Kokkos::parallel_for("kbrain::adex::spike_ring", range(cols),
+                           KOKKOS_LAMBDA(const std::int64_t j) { slot(j) = std::uint8_t(crossed(j)); });
+      ring_steps_.push_back(n + 1);
+      ++ring_used_;
+    }
+    ++steps_;
+  }
+
+  bool spikes_due(std::int64_t, std::int64_t, bool) const { return ring_slots_ > 0 && ring_used_ == ring_slots_; }
+  SpikeEvents drain_spikes(bool) {
+    SpikeEvents events;
+    if (ring_used_ == 0) return events;
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ring_);
+    for (std::int64_t s = 0; s < ring_used_; ++s)
+      for (std::int64_t j = 0; j < plan_.n_post; ++j)
+        if (host(s, j)) events.emplace_back(ring_steps_[static_cast<std::size_t>(s)], j);
+    ring_used_ = 0;
+    ring_steps_.clear();
+    return events;
+  }
+
+  // Counts for run.json (kbrain run reports each per second of simulate time too) and the compare columns.
+  void finish(RunResult& res) {
+    auto totals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st_.totals);
+    res.figures.emplace_back("pre_events", double(totals(PRE_EVENTS)));
+    res.figures.emplace_back("post_events", double(totals(POST_EVENTS)));
+    res.figures.emplace_back("neuron_spikes", double(totals(NEURON_SPIKES)));
+    res.figures.emplace_back("synapse_steps", plan_.connections * double(steps_));
+  }
+
+  const AdexState<Real, Mem>& device_state() const { return st_; }
+
+ private:
+  void initialise() {
+    auto range = [](std::int64_t count) { return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count); };
+    Kokkos::deep_copy(st_.V, Real(plan_.params.EL));
+    Kokkos::deep_copy(st_.VT, Real(plan_.params.VTrest));
+    Kokkos::View<Real*, Mem> profile_U("adex_profile_U", 100), profile_A("adex_profile_A", 100);
+    auto hu = Kokkos::create_mirror_view(profile_U);
+    auto ha = Kokkos::create_mirror_view(profile_A);
+    for (int i = 0; i < 100; ++i) {
+      hu(i) = Real(initial_U(plan_.params, i));
+      ha(i) = Real(initial_A(plan_.params, i));
+    }
+    Kokkos::deep_copy(profile_U, hu);
+    Kokkos::deep_copy(profile_A, ha);
+    int rule = 0;
+    if (plan_.connectivity == Connectivity::File) {
+      Kokkos::View<const std::uint8_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
+          plan_.conn.data(), plan_.conn.size());
+      Kokkos::deep_copy(st_.conn, host);
+      rule = 4;
+    } else if (plan_.connectivity == Connectivity::Half) {
+      rule = plan_.parity == Parity::PostEven ? 1 : plan_.parity == Parity::PreEven ? 2 : 3;
+    }
+    Kokkos::parallel_for("kbrain::adex::init", range(plan_.synapse_slots()),
+                         SynapseInit<Real, Mem>{st_, profile_U, profile_A, rule, 0});
+    if (plan_.pattern == Pattern::File) {
+      spike_sources_ = Kokkos::View<std::int32_t*, Mem>("adex_spike_sources", std::max<std::size_t>(1, plan_.spike_sources.size()));
+      auto host = Kokkos::create_mirror_view(spike_sources_);
+      for (std::size_t k = 0; k < plan_.spike_sources.size(); ++k) host(k) = plan_.spike_sources[k];
+      Kokkos::deep_copy(spike_sources_, host);
+    }
+    Exec().fence();
+  }
+
+  static FlagSource pattern_source(Pattern p) {
+    switch (p) {
+      case Pattern::All: return FlagSource::All;
+      case Pattern::Even: return FlagSource::Even;
+      case Pattern::Model: return FlagSource::Crossed;
+      case Pattern::PoissonGaussian: return FlagSource::Poisson;
+      case Pattern::File: return FlagSource::List;
+    }
+    return FlagSource::None;
+  }
+
+  void flags(std::int64_t n) {
+    auto range = [](std::int64_t count) { return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count); };
+    const FlagSource rows = pattern_source(plan_.pattern);
+    Kokkos::parallel_for("kbrain::adex::row_flags", range(plan_.n_pre),
+                         RowFlags<Real, Mem>{st_, rows, n, plan_.seed, plan_.position_at(n), plan_.radius,
+                                             plan_.rate_on_hz, plan_.rate_off_hz, plan_.dt_ms * 1e-3});
+    if (rows == FlagSource::List) {
+      const std::int64_t begin = plan_.spike_offsets[static_cast<std::size_t>(n)];
+      const std::int64_t end = plan_.spike_offsets[static_cast<std::size_t>(n + 1)];
+      Kokkos::parallel_for("kbrain::adex::list_flags", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(begin, end),
+                           ListFlags<Mem>{st_.pre_flag, spike_sources_});
+    }
+    if (plan_.mxm) return;  // the columns are the rows
+    const FlagSource cols = plan_.post_events == PostEvents::Model     ? FlagSource::Crossed
+                            : plan_.post_events == PostEvents::Imposed ? rows
+                                                                       : FlagSource::None;
+    Kokkos::parallel_for("kbrain::adex::column_flags", range(plan_.n_post), ColumnFlags<Real, Mem>{st_, cols});
+  }
+
+  const AdexPlan& plan_;
+  KernelParams<Real> p_;
+  AdexState<Real, Mem> st_;
+  std::int64_t steps_ = 0;
+  Kokkos::View<std::int32_t*, Mem> spike_sources_;
+  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem> ring_;
+  std::int64_t ring_slots_ = 0, ring_used_ = 0;
+  std::vector<std::int64_t> ring_steps_;
+};
+
+}  // namespace kbrain::adex

@@ -1,0 +1,98 @@
+#pragma once
+// The device state of the dense plastic AdEx network. What depends on one neuron's spike times is kept per neuron:
+// the presynaptic trace FFp per row, the postsynaptic traces FBp, FBn per column, each as (value at its last event,
+// time of that event) and decayed exactly when read. r and u change only at presynaptic events (a postsynaptic event
+// only decays them, and exact decays compose), so they too are decayed per row. That leaves per synapse only what is
+// truly per synapse: R, u, U, A and the connection flag — 4 reals and a byte (docs/models/adex-costa.md: bytes per
+// synapse-step). Synapses are dense, row = presynaptic, index pre * n_post + post, structure of arrays.
+// A postsynaptic update needs the mean m̄ over all synapses whose target fired, so its last part (A -= etaA/2 m̄,
+// clip) is applied at the next touch of the synapse: post_prev marks the columns that still owe it and mbar(0) holds
+// that m̄. Readers (AdexReader) apply it on the fly.
+#include <cstdint>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+
+namespace kbrain::adex {
+
+// Rows per block of the synapse pass: each (block, column) thread walks its block's rows in ascending order, so the
+// winner of a column and the m̄ partial sums have a fixed order on every backend and for any split of blocks.
+inline constexpr std::int64_t kRowsPerBlock = 64;
+// Columns per chunk of the first level of the m̄ sum (then chunks per block, then blocks: a fixed tree).
+inline constexpr std::int64_t kColumnsPerChunk = 256;
+
+enum StepCount { PRE_EVENTS, POST_EVENTS, NEURON_SPIKES, NUM_STEP_COUNTS };
+
+template <class Real, class Mem>
+struct AdexState {
+  using Reals = Kokkos::View<Real*, Mem>;
+  using Flags = Kokkos::View<int*, Mem>;
+  using Times = Kokkos::View<double*, Mem>;
+  std::int64_t n_pre = 0, n_post = 0, blocks = 0, chunks = 0;
+
+  // AdEx neurons (n_post; in mxm also the rows)
+  Reals V, VT, x, I;
+  Flags crossed;                    // the neuron's own threshold crossing this step
+  // spike flags of this step: rows, columns (mxm: the same view), columns that owe the m̄ part of a post update
+  Flags pre_flag, post_flag, post_prev;
+  // per row: FFp at its last event and that time; this step's FFp before/after the increment, r and u decays
+  Reals ffp_val, ffp_before, ffp_now, decay_r, decay_u;
+  Times t_pre;
+  // per column: FBp, FBn at their last event and that time; their values at this step before the increment
+  Reals fbp_val, fbn_val, fbp_before, fbn_before;
+  Times t_post;
+  // per synapse
+  Reals R, u, U, A;
+  Kokkos::View<std::uint8_t*, Mem> conn;
+  // per (block, column): the column's winning row in the block (-1: none) and its current; the m̄ summands' sum
+  Flags win_row;
+  Reals win_I;
+  Times msum;
+  Kokkos::View<long long*, Mem> mcount;
+  Times chunk_sum, block_sum;        // (block, chunk), block
+  Kokkos::View<long long*, Mem> chunk_count, block_count;
+  Times mbar;                        // mbar(0): m̄ of the last step, applied to post_prev columns
+  Kokkos::View<long long*, Mem> step_counts, totals;  // NUM_STEP_COUNTS each
+
+  static std::int64_t bytes_per_slot() { return 4 * std::int64_t(sizeof(Real)) + 1; }
+  // Device bytes of a network: synapses, partials and per-neuron arrays.
+  static std::int64_t bytes(std::int64_t n_pre, std::int64_t n_post) {
+    const std::int64_t blocks = (n_pre + kRowsPerBlock - 1) / kRowsPerBlock;
+    return n_pre * n_post * bytes_per_slot() + blocks * n_post * (2 * 8 + 4 + std::int64_t(sizeof(Real))) +
+           (n_pre + n_post) * 64;
+  }
+
+  void allocate(std::int64_t rows, std::int64_t cols, bool shared_neurons) {
+    n_pre = rows;
+    n_post = cols;
+    blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
+    chunks = (cols + kColumnsPerChunk - 1) / kColumnsPerChunk;
+    const std::int64_t slots = rows * cols;
+    V = Reals("adex_V", cols); VT = Reals("adex_VT", cols); x = Reals("adex_x", cols); I = Reals("adex_I", cols);
+    crossed = Flags("adex_crossed", cols);
+    pre_flag = Flags("adex_pre_flag", rows);
+    post_flag = shared_neurons ? pre_flag : Flags("adex_post_flag", cols);
+    post_prev = Flags("adex_post_prev", cols);
+    ffp_val = Reals("adex_ffp", rows); ffp_before = Reals("adex_ffp_before", rows); ffp_now = Reals("adex_ffp_now", rows);
+    decay_r = Reals("adex_decay_r", rows); decay_u = Reals("adex_decay_u", rows);
+    t_pre = Times("adex_t_pre", rows);
+    fbp_val = Reals("adex_fbp", cols); fbn_val = Reals("adex_fbn", cols);
+    fbp_before = Reals("adex_fbp_before", cols); fbn_before = Reals("adex_fbn_before", cols);
+    t_post = Times("adex_t_post", cols);
+    const auto no_init = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
+    R = Reals(no_init("adex_R"), slots); u = Reals(no_init("adex_u"), slots);
+    U = Reals(no_init("adex_U"), slots); A = Reals(no_init("adex_A"), slots);
+    conn = Kokkos::View<std::uint8_t*, Mem>(no_init("adex_conn"), slots);
+    win_row = Flags("adex_win_row", blocks * cols); win_I = Reals("adex_win_I", blocks * cols);
+    msum = Times("adex_msum", blocks * cols); mcount = Kokkos::View<long long*, Mem>("adex_mcount", blocks * cols);
+    chunk_sum = Times("adex_chunk_sum", blocks * chunks);
+    chunk_count = Kokkos::View<long long*, Mem>("adex_chunk_count", blocks * chunks);
+    block_sum = Times("adex_block_sum", blocks);
+    block_count = Kokkos::View<long long*, Mem>("adex_block_count", blocks);
+    mbar = Times("adex_mbar", 1);
+    step_counts = Kokkos::View<long long*, Mem>("adex_step_counts", NUM_STEP_COUNTS);
+    totals = Kokkos::View<long long*, Mem>("adex_totals", NUM_STEP_COUNTS);
+  }
+};
+
+}  // namespace kbrain::adex
