@@ -15,7 +15,7 @@ usage:
   reference.py --selftest
   reference.py --write-dump DIR [--architecture mxm|nxm] [--n-pre N] [--n-post M] [--steps S] [--dt MS]
                [--pattern all|even|model|poisson_gaussian] [--post-events model|imposed|none]
-               [--connectivity all|post_even|pre_even|both_even] [--phases 25:1000,75:1000] [--seed K]
+               [--connectivity all|post_even|pre_even|both_even] [--phases 25:1,75:20] [--seed K]
                [--float] [--variables U,A]
   (--write-dump writes a dump of the reference itself, in the kbrain dump format, for testing the checkers;
    --float rounds every written value to float32 and records precision "float".)
@@ -83,7 +83,7 @@ def gaussian_rates_hz(n_inputs, pos):
 
 
 def parse_phases(text):
-    """'25:1000,75:20000' -> [(25.0, 1000.0), (75.0, 20000.0)] (position, duration in ms)."""
+    """'25:1,75:20' -> [(25.0, 1.0), (75.0, 20.0)] (Gaussian centre position, duration in seconds)."""
     phases = []
     for item in text.split(","):
         pos, dur = item.split(":")
@@ -93,7 +93,7 @@ def parse_phases(text):
 
 def phase_steps(phases, dt):
     """Number of steps of each phase."""
-    return [int(round(dur / dt)) for _, dur in phases]
+    return [int(round(dur * 1000.0 / dt)) for _, dur in phases]
 
 
 def poisson_gaussian_flags(n_inputs, phases, dt, seed):
@@ -366,7 +366,7 @@ def selftest():
         # The original: 100 inputs -> 1 AdEx, Poisson-Gaussian at position 25, 1 s, model post events.
         case2 = make_case("nxm", 100, 1, 1000, 1.0, "poisson_gaussian", "model", connectivity="all")
         conn2 = connectivity("all", 100, 1)
-        flags = poisson_gaussian_flags(100, [(25.0, 1000.0)], 1.0, seed=7)
+        flags = poisson_gaussian_flags(100, [(25.0, 1.0)], 1.0, seed=7)
         d2 = os.path.join(tmp, "nxm")
         res2 = write_reference_dump(d2, case2, conn2, pre_flags=flags)
         bad = check_invariants(res2, conn2)
@@ -421,7 +421,7 @@ def main(argv=None):
     ap.add_argument("--pattern", default="even", choices=["all", "even", "model", "poisson_gaussian"])
     ap.add_argument("--post-events", default="model", choices=["model", "imposed", "none"])
     ap.add_argument("--connectivity", default="post_even", choices=["all", "post_even", "pre_even", "both_even"])
-    ap.add_argument("--phases", default="25:1000", help="poisson_gaussian: pos:duration_ms,...")
+    ap.add_argument("--phases", default="25:1", help="poisson_gaussian: pos:seconds,...")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--float", action="store_true")
     ap.add_argument("--variables", default=None, help="comma list of per-step variables to write (default all)")
