@@ -191,7 +191,11 @@ Z_STUDY = 5.0  # band half-width in sigma when sigma comes from the study below
 ABS_BAND = {"U": 0.02, "A": 0.04}  # minimum half-widths of the U / A bands (2 % of their ranges, README.md)
 # Spread (sd) of each quantity over 20 Brian2 seeds (101..120) of the default protocol with the default window:
 # key (quantity, phase, synapse), synapse -1 = post spike count of the phase. Used only for that protocol/window.
-SIGMA_STUDY = {}
+SIGMA_STUDY = {
+    ("U", 0, 24): 0.000813, ("A", 0, 24): 0.0, ("U", 0, 74): 0.0267, ("A", 0, 74): 0.00652, ("post", 0, -1): 1.85,
+    ("U", 1, 24): 0.144, ("A", 1, 24): 0.02, ("U", 1, 74): 0.000171, ("A", 1, 74): 0.149, ("post", 1, -1): 12.8,
+    ("U", 2, 24): 0.00466, ("A", 2, 24): 3.95e-06, ("U", 2, 74): 0.00468, ("A", 2, 74): 0.183, ("post", 2, -1): 7.38,
+}  # study means: U24 1.00/0.188/0.995, A24 2/1.978/2, U74 0.006/1.000/0.003, A74 0.004/1.189/1.067, post 25/215/508
 STUDY_PROTOCOL, STUDY_WINDOW = DEFAULT_PHASES, 5.0
 # Two-sided 0.1 % quantiles of Student's t by degrees of freedom (K seeds - 1), for other protocols.
 T_999 = {1: 636.6, 2: 31.60, 3: 12.92, 4: 8.610, 5: 6.869, 6: 5.959, 7: 5.408, 8: 5.041, 9: 4.781, 10: 4.587,
