@@ -2,8 +2,11 @@
 // The kernels of one step of the dense plastic AdEx network, in the step order of the study
 // (docs/models/adex-costa.md): 1 neurons; 2 spike flags; 3-4 the per-row and per-column trace values of the step;
 // 5 the synapse pass (pre updates and the winner of each column, post updates and the m̄ summands); 6 the fixed-order
-// m̄ tree; 7 each column's current from its winner. One body for GPU threads and host loops; Real = float | double,
-// time and the m̄ sums in double.
+// m̄ tree; 7 each column's current from its winner. One body for GPU threads and host loops. Real (float | double)
+// is the storage of the neurons and of the synapse arrays; the synapse arithmetic, the per-neuron traces, time and
+// the m̄ sums are double in both precisions: the U update subtracts two trace products of similar size, and in
+// float arithmetic that cancellation alone puts small U values 1e-4 (relative) off the double model, while the
+// pass is limited by memory traffic, not by arithmetic.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -134,17 +137,17 @@ struct CountFlags {
 template <class Real, class Mem>
 struct RowTraces {
   AdexState<Real, Mem> st;
-  KernelParams<Real> p;
+  KernelParams<double> p;
   double t;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    const Real since = Real(t - st.t_pre(i));
-    const Real before = st.ffp_val(i) * kx::exp(-since / p.tau_FFp);
+    const double since = t - st.t_pre(i);
+    const double before = st.ffp_val(i) * kx::exp(-since / p.tau_FFp);
     st.ffp_before(i) = before;
     if (st.pre_flag(i)) {
       st.decay_r(i) = kx::exp(-since / p.tau_r);
       st.decay_u(i) = kx::exp(-since / p.tau_u);
-      st.ffp_now(i) = before + Real(1);
-      st.ffp_val(i) = before + Real(1);
+      st.ffp_now(i) = before + 1.0;
+      st.ffp_val(i) = before + 1.0;
       st.t_pre(i) = t;
     } else {
       st.ffp_now(i) = before;
@@ -156,18 +159,18 @@ struct RowTraces {
 template <class Real, class Mem>
 struct ColumnTraces {
   AdexState<Real, Mem> st;
-  KernelParams<Real> p;
+  KernelParams<double> p;
   double t;
   bool post_updates;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
-    const Real since = Real(t - st.t_post(j));
-    const Real fbp = st.fbp_val(j) * kx::exp(-since / p.tau_FBp);
-    const Real fbn = st.fbn_val(j) * kx::exp(-since / p.tau_FBn);
+    const double since = t - st.t_post(j);
+    const double fbp = st.fbp_val(j) * kx::exp(-since / p.tau_FBp);
+    const double fbn = st.fbn_val(j) * kx::exp(-since / p.tau_FBn);
     st.fbp_before(j) = fbp;
     st.fbn_before(j) = fbn;
     if (post_updates && st.post_flag(j)) {
-      st.fbp_val(j) = fbp + Real(1);
-      st.fbn_val(j) = fbn + Real(1);
+      st.fbp_val(j) = fbp + 1.0;
+      st.fbn_val(j) = fbn + 1.0;
       st.t_post(j) = t;
     }
   }
@@ -178,7 +181,7 @@ struct ColumnTraces {
 template <class Real, class Mem>
 struct SynapsePass {
   AdexState<Real, Mem> st;
-  KernelParams<Real> p;
+  KernelParams<double> p;
   std::int64_t row_begin = 0;  // first row of block 0 (a rank's part)
   std::int64_t rows = 0;       // rows of this pass
   bool post_updates = true;
@@ -187,11 +190,10 @@ struct SynapsePass {
     const std::int64_t b = k / n_post, j = k - b * n_post;
     const bool owes = st.post_prev(j) != 0;
     const bool post = post_updates && st.post_flag(j) != 0;
-    const Real shift = owes ? Real(p.half_etaA * st.mbar(0)) : Real(0);
-    const Real fbp = st.fbp_before(j), fbn = st.fbn_before(j);
+    const double shift = owes ? p.half_etaA * st.mbar(0) : 0.0;
+    const double fbp = st.fbp_before(j), fbn = st.fbn_before(j);
     int winner = -1;
-    Real current = 0;
-    double sum = 0;
+    double current = 0, sum = 0;
     long long count = 0;
     const std::int64_t first = row_begin + b * kRowsPerBlock;
     const std::int64_t last = first + kRowsPerBlock < row_begin + rows ? first + kRowsPerBlock : row_begin + rows;
@@ -200,32 +202,32 @@ struct SynapsePass {
       if (!st.conn(id)) continue;
       const bool pre = st.pre_flag(i) != 0;
       if (!(pre || post || owes)) continue;
-      Real A = st.A(id);
+      double A = st.A(id);
       if (owes) A = clip(A - shift, p.Amin, p.Amax);
       if (pre) {
-        Real U = st.U(id);
-        Real R = (st.R(id) - Real(1)) * st.decay_r(i) + Real(1);
-        Real u = U + (st.u(id) - U) * st.decay_u(i);
+        double U = st.U(id);
+        double R = (double(st.R(id)) - 1.0) * st.decay_r(i) + 1.0;
+        double u = U + (double(st.u(id)) - U) * st.decay_u(i);
         current = p.s * A * R * u;
         winner = int(i);
-        const Real ffp = st.ffp_before(i);
+        const double ffp = st.ffp_before(i);
         U = clip(U + p.etaU * (-p.AFBn * fbn * fbp + p.AFBp * fbp * ffp), p.Umin, p.Umax);
         R = R - R * u;
-        u = u + U * (Real(1) - u);
-        st.R(id) = R;
-        st.u(id) = u;
-        st.U(id) = U;
+        u = u + U * (1.0 - u);
+        st.R(id) = Real(R);
+        st.u(id) = Real(u);
+        st.U(id) = Real(U);
       }
       if (post) {
-        const Real term = p.AFFp * st.ffp_now(i) * fbn;
+        const double term = p.AFFp * st.ffp_now(i) * fbn;
         A = A + p.etaA * term;
-        sum += double(term);
+        sum += term;
         ++count;
       }
-      if (owes || post) st.A(id) = A;
+      if (owes || post) st.A(id) = Real(A);
     }
     st.win_row(k) = winner;
-    st.win_I(k) = current;
+    st.win_I(k) = Real(current);
     st.msum(k) = sum;
     st.mcount(k) = count;
   }

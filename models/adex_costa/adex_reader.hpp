@@ -15,7 +15,7 @@ namespace kbrain::adex {
 template <class Real, class Mem>
 struct AdexReader {
   AdexState<Real, Mem> st;
-  KernelParams<Real> p;
+  KernelParams<double> p;
   double t = 0;  // time of the last completed step
 
   KOKKOS_INLINE_FUNCTION Real operator()(int var, std::int64_t index) const {
@@ -27,27 +27,27 @@ struct AdexReader {
       default: break;
     }
     const std::int64_t i = index / st.n_post, j = index - i * st.n_post;
-    const Real since_pre = Real(t - st.t_pre(i)), since_post = Real(t - st.t_post(j));
+    const double since_pre = t - st.t_pre(i), since_post = t - st.t_post(j);
     switch (var) {
       case SYN_U: return st.U(index);
       case SYN_A: {
-        const Real A = st.A(index);
-        return st.post_prev(j) ? clip(A - Real(p.half_etaA * st.mbar(0)), p.Amin, p.Amax) : A;
+        const double A = st.A(index);
+        return st.post_prev(j) ? Real(clip(A - p.half_etaA * st.mbar(0), p.Amin, p.Amax)) : Real(A);
       }
-      case SYN_R: return (st.R(index) - Real(1)) * kx::exp(-since_pre / p.tau_r) + Real(1);
+      case SYN_R: return Real((double(st.R(index)) - 1.0) * kx::exp(-since_pre / p.tau_r) + 1.0);
       case SYN_USE: {
-        const Real U = st.U(index);
-        return U + (st.u(index) - U) * kx::exp(-since_pre / p.tau_u);
+        const double U = st.U(index);
+        return Real(U + (double(st.u(index)) - U) * kx::exp(-since_pre / p.tau_u));
       }
-      case SYN_FFP: return st.ffp_val(i) * kx::exp(-since_pre / p.tau_FFp);
-      case SYN_FBP: return st.fbp_val(j) * kx::exp(-since_post / p.tau_FBp);
-      case SYN_FBN: return st.fbn_val(j) * kx::exp(-since_post / p.tau_FBn);
+      case SYN_FFP: return Real(st.ffp_val(i) * kx::exp(-since_pre / p.tau_FFp));
+      case SYN_FBP: return Real(st.fbp_val(j) * kx::exp(-since_post / p.tau_FBp));
+      case SYN_FBN: return Real(st.fbn_val(j) * kx::exp(-since_post / p.tau_FBn));
       default: return Real(0);
     }
   }
 };
 
-// The state copied to host memory (for dumps and tests).
+// The state copied to host memory (for dumps and tests): a snapshot, also on host backends.
 template <class Real, class Mem>
 AdexReader<Real, Kokkos::HostSpace> host_copy(const AdexReader<Real, Mem>& r) {
   AdexReader<Real, Kokkos::HostSpace> h;
@@ -55,7 +55,11 @@ AdexReader<Real, Kokkos::HostSpace> host_copy(const AdexReader<Real, Mem>& r) {
   h.t = r.t;
   h.st.n_pre = r.st.n_pre;
   h.st.n_post = r.st.n_post;
-  auto copy = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v); };
+  auto copy = [](const auto& v) {  // a copy even of host memory: the result must not change with the next step
+    auto m = Kokkos::create_mirror(Kokkos::HostSpace(), v);
+    Kokkos::deep_copy(m, v);
+    return m;
+  };
   h.st.V = copy(r.st.V); h.st.VT = copy(r.st.VT); h.st.x = copy(r.st.x); h.st.I = copy(r.st.I);
   h.st.U = copy(r.st.U); h.st.A = copy(r.st.A); h.st.R = copy(r.st.R); h.st.u = copy(r.st.u);
   h.st.conn = copy(r.st.conn);

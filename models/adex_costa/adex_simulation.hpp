@@ -35,7 +35,8 @@ class AdexSimulation {
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
   AdexSimulation(const AdexPlan& plan, const RunRequest& request, RunResult& res)
-      : plan_(plan), p_(KernelParams<Real>::from(plan.params, plan.dt_ms)) {
+      : plan_(plan), p_(KernelParams<Real>::from(plan.params, plan.dt_ms)),
+        pd_(KernelParams<double>::from(plan.params, plan.dt_ms)) {
     const auto hw = Backend::describe();
     require_device_memory(AdexState<Real, Mem>::bytes(plan.n_pre, plan.n_post), hw.free_memory_bytes,
                           std::string(Backend::name) + " (" + hw.device + ")", plan.n_pre, plan.n_post);
@@ -53,7 +54,7 @@ class AdexSimulation {
   std::int64_t steps_done() const { return steps_; }
   void fence() { Exec().fence(); }
   std::int64_t device_bytes() const { return AdexState<Real, Mem>::bytes(plan_.n_pre, plan_.n_post); }
-  Reader state() const { return Reader{st_, p_, double(steps_ - 1) * plan_.dt_ms}; }
+  Reader state() const { return Reader{st_, pd_, double(steps_ - 1) * plan_.dt_ms}; }
 
   void step() {
     const std::int64_t n = steps_;
@@ -65,10 +66,10 @@ class AdexSimulation {
     flags(n);
     Kokkos::parallel_reduce("kbrain::adex::count", range(std::max(rows, cols)), CountFlags<Real, Mem>{NUM_STEP_COUNTS, st_, post_updates},
                             st_.step_counts);
-    Kokkos::parallel_for("kbrain::adex::row_traces", range(rows), RowTraces<Real, Mem>{st_, p_, t});
-    Kokkos::parallel_for("kbrain::adex::column_traces", range(cols), ColumnTraces<Real, Mem>{st_, p_, t, post_updates});
+    Kokkos::parallel_for("kbrain::adex::row_traces", range(rows), RowTraces<Real, Mem>{st_, pd_, t});
+    Kokkos::parallel_for("kbrain::adex::column_traces", range(cols), ColumnTraces<Real, Mem>{st_, pd_, t, post_updates});
     Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * cols),
-                         SynapsePass<Real, Mem>{st_, p_, 0, rows, post_updates});
+                         SynapsePass<Real, Mem>{st_, pd_, 0, rows, post_updates});
     Kokkos::parallel_for("kbrain::adex::chunk_sums", range(st_.blocks * st_.chunks), ChunkSums<Real, Mem>{st_});
     Kokkos::parallel_for("kbrain::adex::block_sums", range(st_.blocks), BlockSums<Real, Mem>{st_});
     Kokkos::parallel_for("kbrain::adex::mean", range(1), MeanAndTotals<Real, Mem>{st_});
@@ -173,7 +174,8 @@ class AdexSimulation {
   }
 
   const AdexPlan& plan_;
-  KernelParams<Real> p_;
+  KernelParams<Real> p_;    // the neurons
+  KernelParams<double> pd_;  // traces and synapse arithmetic
   AdexState<Real, Mem> st_;
   std::int64_t steps_ = 0;
   Kokkos::View<std::int32_t*, Mem> spike_sources_;

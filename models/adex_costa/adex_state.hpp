@@ -27,7 +27,7 @@ template <class Real, class Mem>
 struct AdexState {
   using Reals = Kokkos::View<Real*, Mem>;
   using Flags = Kokkos::View<int*, Mem>;
-  using Times = Kokkos::View<double*, Mem>;
+  using Times = Kokkos::View<double*, Mem>;  // times, per-neuron traces and sums: double in both precisions
   std::int64_t n_pre = 0, n_post = 0, blocks = 0, chunks = 0;
 
   // AdEx neurons (n_post; in mxm also the rows)
@@ -35,11 +35,13 @@ struct AdexState {
   Flags crossed;                    // the neuron's own threshold crossing this step
   // spike flags of this step: rows, columns (mxm: the same view), columns that owe the m̄ part of a post update
   Flags pre_flag, post_flag, post_prev;
-  // per row: FFp at its last event and that time; this step's FFp before/after the increment, r and u decays
-  Reals ffp_val, ffp_before, ffp_now, decay_r, decay_u;
+  // per row: FFp at its last event and that time; this step's FFp before/after the increment, r and u decays.
+  // Per-neuron values are double in both precisions: they cost no bandwidth, and the U update cancels two trace
+  // products whose float rounding would dominate a small U.
+  Times ffp_val, ffp_before, ffp_now, decay_r, decay_u;
   Times t_pre;
   // per column: FBp, FBn at their last event and that time; their values at this step before the increment
-  Reals fbp_val, fbn_val, fbp_before, fbn_before;
+  Times fbp_val, fbn_val, fbp_before, fbn_before;
   Times t_post;
   // per synapse
   Reals R, u, U, A;
@@ -73,11 +75,11 @@ struct AdexState {
     pre_flag = Flags("adex_pre_flag", rows);
     post_flag = shared_neurons ? pre_flag : Flags("adex_post_flag", cols);
     post_prev = Flags("adex_post_prev", cols);
-    ffp_val = Reals("adex_ffp", rows); ffp_before = Reals("adex_ffp_before", rows); ffp_now = Reals("adex_ffp_now", rows);
-    decay_r = Reals("adex_decay_r", rows); decay_u = Reals("adex_decay_u", rows);
+    ffp_val = Times("adex_ffp", rows); ffp_before = Times("adex_ffp_before", rows); ffp_now = Times("adex_ffp_now", rows);
+    decay_r = Times("adex_decay_r", rows); decay_u = Times("adex_decay_u", rows);
     t_pre = Times("adex_t_pre", rows);
-    fbp_val = Reals("adex_fbp", cols); fbn_val = Reals("adex_fbn", cols);
-    fbp_before = Reals("adex_fbp_before", cols); fbn_before = Reals("adex_fbn_before", cols);
+    fbp_val = Times("adex_fbp", cols); fbn_val = Times("adex_fbn", cols);
+    fbp_before = Times("adex_fbp_before", cols); fbn_before = Times("adex_fbn_before", cols);
     t_post = Times("adex_t_post", cols);
     const auto no_init = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
     R = Reals(no_init("adex_R"), slots); u = Reals(no_init("adex_u"), slots);
