@@ -241,6 +241,28 @@ void read_record(TableReader& root, ExperimentConfig& cfg, const ModelSchema& sc
   table->reject_unknown_keys();
 }
 
+// [compare.published]: hardware = "...", then per backend an array of seconds, one per (density, size) of the sweep,
+// density-major (a value of 0 or below: not published for that point).
+void read_published(TableReader& t, CompareConfig& c) {
+  c.published_hardware = t.require_string("hardware", "a string naming the study's hardware");
+  for (const std::string& backend : kBackends) {
+    const toml::array* times = t.get_array(backend, "an array of seconds, one per compare.sizes entry");
+    if (!times) continue;
+    const std::size_t points = c.sizes.size() * std::max<std::size_t>(1, c.densities.size());
+    if (times->size() != points)
+      t.fail(backend, fmt::format("must hold one value per point of the sweep, compare.densities x compare.sizes "
+                                  "(density-major): {} values; got {}; write 0 where the study published none",
+                                  points, times->size()));
+    std::vector<double> seconds;
+    for (std::size_t i = 0; i < times->size(); ++i) {
+      const double v = t.number_value(*times->get(i), fmt::format("{}[{}]", t.key_path(backend), i));
+      seconds.push_back(v > 0 ? v : std::numeric_limits<double>::quiet_NaN());
+    }
+    c.published.emplace_back(backend, std::move(seconds));
+  }
+  t.reject_unknown_keys();
+}
+
 void read_compare(TableReader& root, ExperimentConfig& cfg) {
   std::optional<TableReader> table = root.get_table("compare");
   if (!table) return;
@@ -256,7 +278,7 @@ void read_compare(TableReader& root, ExperimentConfig& cfg) {
   const std::string note = mesh ? fmt::format("mesh side lengths must be in [1, {}]", max_size)
                                 : fmt::format("cell counts must be in [1, {}]", max_size);
   if (auto sizes = read_integer_list(*table, "sizes", 1, max_size, note)) c.sizes = *sizes;
-  if (table->has("densities") && (!cfg.network.generated() || cfg.declared_family()))
+  if (table->has("densities") && !cfg.network.generated() && !cfg.declared_family())
     table->fail("densities", fmt::format("cannot be used with network.type = \"{}\" (densities apply to uniform and "
                                          "gaussian3d)",
                                          cfg.network.type));
@@ -271,6 +293,7 @@ void read_compare(TableReader& root, ExperimentConfig& cfg) {
     if (precisions->empty()) table->fail("precisions", "must list at least one of float, double");
     c.precisions = *precisions;
   }
+  if (std::optional<TableReader> pub = table->get_table("published")) read_published(*pub, c);
   c.max_slow_cell_steps = read_integer(*table, "max_slow_cell_steps", c.max_slow_cell_steps, 1);
   c.probe_cells = read_integer(*table, "probe_cells", c.probe_cells, 1);
   table->reject_unknown_keys();
@@ -283,6 +306,17 @@ bool is_valid_name(const std::string& name) {
 }
 
 }  // namespace
+
+double CompareConfig::published_s(const std::string& backend, std::int64_t size, double density) const {
+  const auto at = std::find(sizes.begin(), sizes.end(), size);
+  const auto d = std::find(densities.begin(), densities.end(), density);
+  if (at == sizes.end() || (!densities.empty() && d == densities.end())) return std::numeric_limits<double>::quiet_NaN();
+  const std::size_t k = (densities.empty() ? 0 : std::size_t(d - densities.begin())) * sizes.size() +
+                        std::size_t(at - sizes.begin());
+  for (const auto& [b, seconds] : published)
+    if (b == backend) return seconds[k];
+  return std::numeric_limits<double>::quiet_NaN();
+}
 
 std::string ExperimentConfig::option(const std::string& key, const std::string& fallback) const {
   for (const auto& [k, v] : options)

@@ -80,6 +80,11 @@ struct CompareConfig {
   std::int64_t max_slow_cell_steps = 2'000'000'000;  // serial budget: fewer steps beyond it (table says so)
   std::int64_t probe_cells = 16;                     // cells whose V_axon is compared against serial double
   std::vector<std::string> precisions = {"float", "double"};
+  // [compare.published]: a study's own times (s) per backend, one per (density, size) of the sweep (density-major;
+  // one per size without densities), shown beside kbrain's
+  std::vector<std::pair<std::string, std::vector<double>>> published;  // backend -> seconds (NaN: not published)
+  std::string published_hardware;                                      // what the study ran on
+  double published_s(const std::string& backend, std::int64_t size, double density) const;  // NaN when none
 };
 
 struct ExperimentConfig {

@@ -5,6 +5,7 @@
 // and the model's own agreement columns (Model::agreement_columns / agreement). Saved after every row
 // (compare.partial.*), published complete at the end (compare.{md,csv,json}).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -38,13 +39,14 @@ std::vector<ReportColumn> compare_columns(const typename Model::Plan& plan) {
                                  {"output_s", "output s", "sig3"},
                                  {"ns_per_cell_step", "ns/cell-step", "sig3"},
                                  {"wall_s_per_bio_s", "wall s per bio s", "sig3"}};
+  if (!plan.config->compare.published.empty()) c.push_back({"published_s", "study s", "sig3"});
   for (auto& col : Model::agreement_columns(plan)) c.push_back(std::move(col));
   return c;
 }
 
 template <class Model>
-ComparisonTableRow compare_row(const typename Model::Plan& plan, const RunRequest& request, const RunResult& r,
-                               const RunResult& ref, bool is_reference) {
+ComparisonTableRow compare_row(const typename Model::Plan& plan, double density, const RunRequest& request,
+                               const RunResult& r, const RunResult& ref, bool is_reference) {
   ComparisonTableRow row;
   row.size_label = plan.size_label;
   row.backend = r.backend;
@@ -57,6 +59,11 @@ ComparisonTableRow compare_row(const typename Model::Plan& plan, const RunReques
                 ReportValue::num(r.setup_s),               ReportValue::num(r.simulate_s),
                 ReportValue::num(r.output_s),              ReportValue::num(r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps))),
                 ReportValue::num(r.simulate_s / bio_s)};
+  const CompareConfig& compare = plan.config->compare;
+  if (!compare.published.empty()) {
+    const double study = compare.published_s(r.backend, plan.cells, density);
+    row.values.push_back(std::isnan(study) ? ReportValue::missing() : ReportValue::num(study));
+  }
   for (auto& v : Model::agreement(plan, request, r, ref, is_reference)) row.values.push_back(std::move(v));
   row.note = r.strategy;
   if (r.generate_s > 0) row.note += fmt::format("{}generate {:.3g} s", row.note.empty() ? "" : "; ", r.generate_s);
@@ -76,6 +83,7 @@ int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
   for (const auto& b : sweep.backends) table.hardware.emplace_back(b, backend_facts(b).description);
   if (std::find(sweep.backends.begin(), sweep.backends.end(), ref_backend) == sweep.backends.end())
     table.hardware.emplace_back(ref_backend, backend_facts(ref_backend).description);
+  if (!cfg.compare.published.empty()) table.hardware.emplace_back("study s", cfg.compare.published_hardware);
 
   for (const double density : sweep.densities)
     for (const std::int64_t size : sweep.sizes) {
@@ -105,7 +113,7 @@ int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
             p.steps = steps_for(b);
             r = run_on<Model>(p, b, prec, request);
           }
-          ComparisonTableRow row = compare_row<Model>(plan, request, r, ref, is_reference);
+          ComparisonTableRow row = compare_row<Model>(plan, density, request, r, ref, is_reference);
           if (ref_backend != "serial") row.note += (row.note.empty() ? "" : "; ") + ("reference: " + ref_backend + " double");
           fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} ns/cell-step\n", b, to_string(prec), r.steps,
                      r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps)));

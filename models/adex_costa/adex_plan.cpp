@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -89,6 +90,12 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, AdexP
   if (!plan.mxm && inputs < 1) s.fail("network.inputs", "must be >= 1 with architecture = \"nxm\" (the spike sources)");
   plan.n_post = neurons;
   plan.n_pre = plan.mxm ? neurons : inputs;
+  if (request.density > 0) {  // compare.densities: the inputs per target of an nxm network
+    if (plan.mxm || request.density != std::floor(request.density))
+      throw ConfigError(fmt::format("{}: compare.densities sets network.inputs (whole numbers) of an nxm network",
+                                    cfg.source.string()));
+    plan.n_pre = static_cast<std::int64_t>(request.density);
+  }
   if (plan.n_pre > std::numeric_limits<std::int64_t>::max() / 64 / plan.n_post)
     s.fail("network.neurons", fmt::format("gives {} x {} synapse slots, which overflows 64-bit byte indexing",
                                           plan.n_pre, plan.n_post));

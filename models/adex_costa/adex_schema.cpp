@@ -53,7 +53,7 @@ ModelSchema adex_schema() {
       {SettingSpec::choice("architecture", {"mxm", "nxm"},
                            "mxm: n AdEx neurons, n x n recurrent synapses; nxm: inputs -> neurons"),
        SettingSpec::integer("neurons", 1, 1e9, 100, "AdEx neurons (mxm: also the presynaptic rows); compare.sizes sweeps it"),
-       SettingSpec::integer("inputs", 0, 1e9, 0, "spike sources (nxm only): the presynaptic rows"),
+       SettingSpec::integer("inputs", 0, 1e9, 0, "spike sources (nxm only): the presynaptic rows; compare.densities sweeps it"),
        SettingSpec::choice("connectivity", {"all", "half", "file"},
                            "all: every slot (the diagonal too); half: the parity rule; file: network.file"),
        SettingSpec::choice("parity", {"post_even", "pre_even", "both_even"},

@@ -4,6 +4,7 @@
 //   dump.csv    step,var,index,value — step -1: the connection flags and the initial state
 // Usage: kbrain_adex_dump EXPERIMENT OUT_DIR [--backend B] [--precision float|double] [--steps N] [--every K]
 //                         [--synapses i,j,...]  (synapse ids to write; default all connected)
+//                         [--vars V,I,U,...]    (variables to write; default all; the spike flags always)
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -29,11 +30,18 @@ struct Options {
   std::string backend = "serial", precision = "double";
   std::int64_t steps = 0, every = 1;
   std::vector<std::int64_t> synapses;
+  std::vector<std::string> vars;  // empty: all
+  bool wants(int v) const {
+    if (vars.empty()) return true;
+    for (const auto& name : vars)
+      if (name == kAdexVarNames[v]) return true;
+    return false;
+  }
 };
 
 template <class HostReader>
 void write_state(std::FILE* out, std::int64_t step, const HostReader& h, const AdexPlan& plan,
-                 const std::vector<std::int64_t>& synapses) {
+                 const std::vector<std::int64_t>& synapses, const Options& o) {
   if (step >= 0) {
     for (std::int64_t i = 0; i < plan.n_pre; ++i) fmt::print(out, "{},pre_spike,{},{}\n", step, i, h.st.pre_flag(i));
     const bool post = plan.post_events != PostEvents::None;
@@ -41,10 +49,12 @@ void write_state(std::FILE* out, std::int64_t step, const HostReader& h, const A
       fmt::print(out, "{},post_spike,{},{}\n", step, j, post ? h.st.post_flag(j) : 0);
   }
   for (int v = V_M; v <= I_SYN; ++v)
-    for (std::int64_t j = 0; j < plan.n_post; ++j) fmt::print(out, "{},{},{},{:.17g}\n", step, kAdexVarNames[v], j, double(h(v, j)));
+    if (o.wants(v))
+      for (std::int64_t j = 0; j < plan.n_post; ++j) fmt::print(out, "{},{},{},{:.17g}\n", step, kAdexVarNames[v], j, double(h(v, j)));
   const int order[] = {SYN_FFP, SYN_FBP, SYN_FBN, SYN_R, SYN_USE, SYN_U, SYN_A};
   for (int v : order)
-    for (auto id : synapses) fmt::print(out, "{},{},{},{:.17g}\n", step, kAdexVarNames[v], id, double(h(v, id)));
+    if (o.wants(v))
+      for (auto id : synapses) fmt::print(out, "{},{},{},{:.17g}\n", step, kAdexVarNames[v], id, double(h(v, id)));
 }
 
 template <class Backend, class Real>
@@ -57,11 +67,24 @@ void dump(const ExperimentConfig& cfg, const std::filesystem::path& dir, const O
   std::filesystem::create_directories(dir);
   {
     std::ofstream c(dir / "case.json");
+    const std::string rule = plan.connectivity == Connectivity::All    ? "all"
+                             : plan.connectivity == Connectivity::Half ? to_string(plan.parity)
+                                                                       : "";
+    std::string phases;  // poisson_gaussian: [[position, seconds], ...]
+    std::int64_t listed = 0;  // the last phase lasts to the end unless phase_steps lists it
+    for (auto s : plan.phase_steps) listed += s;
+    for (std::size_t k = 0; k < plan.positions.size(); ++k) {
+      const std::int64_t steps = k < plan.phase_steps.size() ? plan.phase_steps[k] : plan.steps - listed;
+      phases += fmt::format("{}[{}, {}]", k ? ", " : "", plan.positions[k], double(steps) * plan.dt_ms / 1000.0);
+    }
     c << fmt::format("{{\"architecture\": \"{}\", \"n_pre\": {}, \"n_post\": {}, \"steps\": {}, \"dt\": {}, "
                      "\"every\": {}, \"post_events\": \"{}\", \"pattern\": \"{}\", \"precision\": \"{}\", "
-                     "\"backend\": \"{}\", \"parameters\": {{",
+                     "\"backend\": \"{}\", ",
                      plan.mxm ? "mxm" : "nxm", plan.n_pre, plan.n_post, plan.steps, plan.dt_ms, o.every,
                      to_string(plan.post_events), to_string(plan.pattern), o.precision, Backend::name);
+    if (!rule.empty()) c << fmt::format("\"connectivity\": \"{}\", ", rule);
+    if (plan.pattern == Pattern::PoissonGaussian) c << "\"phases\": [" << phases << "], ";
+    c << "\"parameters\": {";
     const auto infos = adex_parameter_table().infos(plan.params);
     for (std::size_t k = 0; k < infos.size(); ++k)
       c << fmt::format("{}\"{}\": {:.17g}", k ? ", " : "", infos[k].name, infos[k].default_value);
@@ -76,10 +99,10 @@ void dump(const ExperimentConfig& cfg, const std::filesystem::path& dir, const O
   auto initial = host_copy(sim.state());
   for (std::int64_t id = 0; id < plan.synapse_slots(); ++id) fmt::print(out, "-1,conn,{},{}\n", id, int(initial.st.conn(id)));
   initial.t = 0;
-  write_state(out, -1, initial, plan, synapses);
+  write_state(out, -1, initial, plan, synapses, o);
   for (std::int64_t n = 0; n < plan.steps; ++n) {
     sim.step();
-    if ((n + 1) % o.every == 0 || n + 1 == plan.steps) write_state(out, n, host_copy(sim.state()), plan, synapses);
+    if ((n + 1) % o.every == 0 || n + 1 == plan.steps) write_state(out, n, host_copy(sim.state()), plan, synapses, o);
   }
   std::fclose(out);
 }
@@ -106,6 +129,10 @@ int main(int argc, char** argv) {
     else if (key == "--steps") o.steps = std::stoll(value);
     else if (key == "--every") o.every = std::stoll(value);
     else if (key == "--synapses") o.synapses = parse_ids(value);
+    else if (key == "--vars") {
+      std::stringstream in(value);
+      for (std::string item; std::getline(in, item, ',');) o.vars.push_back(item);
+    }
     else { std::fprintf(stderr, "unknown option %s\n", key.c_str()); return 2; }
   }
   Kokkos::ScopeGuard kokkos(argc, argv);
