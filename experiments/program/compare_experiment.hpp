@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,9 @@ ComparisonTableRow compare_row(const typename Model::Plan& plan, double density,
                 ReportValue::num(r.output_s),              ReportValue::num(r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps))),
                 ReportValue::num(r.simulate_s / bio_s)};
   const CompareConfig& compare = plan.config->compare;
-  if (!compare.published.empty()) {
-    const double study = compare.published_s(r.backend, plan.cells, density);
+  if (!compare.published.empty()) {  // the study's time is for the file's steps
+    const double study = r.steps == plan.config->steps ? compare.published_s(r.backend, plan.cells, density)
+                                                       : std::numeric_limits<double>::quiet_NaN();
     row.values.push_back(std::isnan(study) ? ReportValue::missing() : ReportValue::num(study));
   }
   for (auto& v : Model::agreement(plan, request, r, ref, is_reference)) row.values.push_back(std::move(v));

@@ -57,7 +57,7 @@ struct AdexCostaModel {
             {"mean_rule", "m̄ over connected synapses whose target fired; fixed-order double sums"},
             {"initial_UA_profile", "row index modulo 100"},
             {"diagonal", p.mxm ? "connected (mxm self synapses)" : "-"},
-            {"bytes_per_synapse_slot", std::to_string(4 * (p.config->precision == Precision::Float ? 4 : 8) + 1)}};
+            {"synapse_bytes", "R, u, U, A in the run precision + a connection byte per slot"}};
   }
 
   static std::vector<ReportColumn> agreement_columns(const Plan&) {
