@@ -268,7 +268,7 @@ void read_compare(TableReader& root, ExperimentConfig& cfg) {
   if (!table) return;
   CompareConfig& c = cfg.compare;
   if (auto backends = read_choice_list(*table, "backends", kBackends)) c.backends = *backends;
-  const bool mesh = cfg.network.type == "mesh2d";
+  const bool mesh = !cfg.declared_family() && cfg.network.type == "mesh2d";
   const bool sized = mesh || cfg.network.type == "all_to_all" || cfg.network.generated() || cfg.declared_family();
   if (table->has("sizes") && !sized)
     table->fail("sizes", fmt::format("cannot be used with network.type = \"{}\": the file fixes the network size "

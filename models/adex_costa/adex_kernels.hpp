@@ -176,8 +176,25 @@ struct ColumnTraces {
   }
 };
 
-// 5. The synapse pass: thread (block, column) walks the block's rows in ascending order. A synapse is touched only
-// when its row fired (pre update), its column fired (post update) or its column owes last step's m̄ part.
+// 5. The synapse pass. Each (block, column) walks the block's rows in ascending order, so the winner of a column and
+// its m̄ partial sum have a fixed order on every backend. A synapse is touched only when its row fired (pre update),
+// its column fired (post update) or its column owes last step's m̄ part. Two loop orders share one body (visit):
+// on GPUs a thread per (block, column) walks the rows (neighbouring threads read neighbouring columns); on CPUs a
+// thread per (block, chunk of columns) walks the rows with the columns innermost, so each row is a contiguous stream.
+
+// What a (block, column) gathers while it walks its rows.
+struct ColumnScan {
+  int winner = -1;
+  double current = 0, sum = 0;
+  long long count = 0;
+};
+
+// Per column of the step: its flags and its traces before this step's increment.
+struct ColumnStep {
+  bool post, owes;
+  double shift, fbp, fbn;
+};
+
 template <class Real, class Mem>
 struct SynapsePass {
   AdexState<Real, Mem> st;
@@ -185,51 +202,83 @@ struct SynapsePass {
   std::int64_t row_begin = 0;  // first row of block 0 (a rank's part)
   std::int64_t rows = 0;       // rows of this pass
   bool post_updates = true;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
-    const std::int64_t n_post = st.n_post;
-    const std::int64_t b = k / n_post, j = k - b * n_post;
+
+  KOKKOS_INLINE_FUNCTION ColumnStep column(std::int64_t j) const {
     const bool owes = st.post_prev(j) != 0;
-    const bool post = post_updates && st.post_flag(j) != 0;
-    const double shift = owes ? p.half_etaA * st.mbar(0) : 0.0;
-    const double fbp = st.fbp_before(j), fbn = st.fbn_before(j);
-    int winner = -1;
-    double current = 0, sum = 0;
-    long long count = 0;
-    const std::int64_t first = row_begin + b * kRowsPerBlock;
-    const std::int64_t last = first + kRowsPerBlock < row_begin + rows ? first + kRowsPerBlock : row_begin + rows;
-    for (std::int64_t i = first; i < last; ++i) {
-      const std::int64_t id = (i - row_begin) * n_post + j;
-      if (!st.conn(id)) continue;
-      const bool pre = st.pre_flag(i) != 0;
-      if (!(pre || post || owes)) continue;
-      double A = st.A(id);
-      if (owes) A = clip(A - shift, p.Amin, p.Amax);
-      if (pre) {
-        double U = st.U(id);
-        double R = (double(st.R(id)) - 1.0) * st.decay_r(i) + 1.0;
-        double u = U + (double(st.u(id)) - U) * st.decay_u(i);
-        current = p.s * A * R * u;
-        winner = int(i);
-        const double ffp = st.ffp_before(i);
-        U = clip(U + p.etaU * (-p.AFBn * fbn * fbp + p.AFBp * fbp * ffp), p.Umin, p.Umax);
-        R = R - R * u;
-        u = u + U * (1.0 - u);
-        st.R(id) = Real(R);
-        st.u(id) = Real(u);
-        st.U(id) = Real(U);
-      }
-      if (post) {
-        const double term = p.AFFp * st.ffp_now(i) * fbn;
-        A = A + p.etaA * term;
-        sum += term;
-        ++count;
-      }
-      if (owes || post) st.A(id) = Real(A);
+    return {post_updates && st.post_flag(j) != 0, owes, owes ? p.half_etaA * st.mbar(0) : 0.0, st.fbp_before(j),
+            st.fbn_before(j)};
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t row_end(std::int64_t b) const {
+    const std::int64_t last = row_begin + (b + 1) * kRowsPerBlock;
+    return last < row_begin + rows ? last : row_begin + rows;
+  }
+
+  // Synapse (i, j): the pre update if row i fired, the first part of the post update if column j fired.
+  KOKKOS_INLINE_FUNCTION void visit(std::int64_t i, bool pre, std::int64_t j, const ColumnStep& c, ColumnScan& scan) const {
+    if (!(pre || c.post || c.owes)) return;
+    // The connection flag and the synapse values are loaded together, not one after the other: a dependent load
+    // would double the memory latency of every row (the values share their memory sectors with the neighbouring
+    // columns' anyway).
+    const std::int64_t id = (i - row_begin) * st.n_post + j;
+    const bool connected = st.conn(id) != 0;
+    double A = st.A(id);
+    const Real U_old = pre ? st.U(id) : Real(0), R_old = pre ? st.R(id) : Real(0), u_old = pre ? st.u(id) : Real(0);
+    if (!connected) return;
+    if (c.owes) A = clip(A - c.shift, p.Amin, p.Amax);
+    if (pre) {
+      double U = U_old;
+      double R = (double(R_old) - 1.0) * st.decay_r(i) + 1.0;
+      double u = U + (double(u_old) - U) * st.decay_u(i);
+      scan.current = p.s * A * R * u;
+      scan.winner = int(i);
+      U = clip(U + p.etaU * (-p.AFBn * c.fbn * c.fbp + p.AFBp * c.fbp * st.ffp_before(i)), p.Umin, p.Umax);
+      R = R - R * u;
+      u = u + U * (1.0 - u);
+      st.R(id) = Real(R);
+      st.u(id) = Real(u);
+      st.U(id) = Real(U);
     }
-    st.win_row(k) = winner;
-    st.win_I(k) = Real(current);
-    st.msum(k) = sum;
-    st.mcount(k) = count;
+    if (c.post) {
+      const double term = p.AFFp * st.ffp_now(i) * c.fbn;
+      A = A + p.etaA * term;
+      scan.sum += term;
+      ++scan.count;
+    }
+    if (c.owes || c.post) st.A(id) = Real(A);
+  }
+
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t k, const ColumnScan& scan) const {
+    st.win_row(k) = scan.winner;
+    st.win_I(k) = Real(scan.current);
+    st.msum(k) = scan.sum;
+    st.mcount(k) = scan.count;
+  }
+
+  // GPUs: k = (block, column).
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const std::int64_t b = k / st.n_post, j = k - b * st.n_post;
+    const ColumnStep c = column(j);
+    ColumnScan scan;
+    for (std::int64_t i = row_begin + b * kRowsPerBlock; i < row_end(b); ++i) visit(i, st.pre_flag(i) != 0, j, c, scan);
+    store(k, scan);
+  }
+};
+
+// CPUs: k = (block, chunk of kColumnsPerChunk columns), the columns innermost.
+template <class Real, class Mem>
+struct SynapsePassChunked {
+  SynapsePass<Real, Mem> pass;
+  void operator()(const std::int64_t k) const {
+    const std::int64_t b = k / pass.st.chunks, first = (k - b * pass.st.chunks) * kColumnsPerChunk;
+    const std::int64_t width = first + kColumnsPerChunk < pass.st.n_post ? kColumnsPerChunk : pass.st.n_post - first;
+    ColumnStep columns[kColumnsPerChunk];
+    ColumnScan scans[kColumnsPerChunk];
+    for (std::int64_t c = 0; c < width; ++c) columns[c] = pass.column(first + c);
+    for (std::int64_t i = pass.row_begin + b * kRowsPerBlock; i < pass.row_end(b); ++i) {
+      const bool pre = pass.st.pre_flag(i) != 0;
+      for (std::int64_t c = 0; c < width; ++c) pass.visit(i, pre, first + c, columns[c], scans[c]);
+    }
+    for (std::int64_t c = 0; c < width; ++c) pass.store(b * pass.st.n_post + first + c, scans[c]);
   }
 };
 

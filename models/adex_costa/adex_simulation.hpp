@@ -68,8 +68,11 @@ class AdexSimulation {
                             st_.step_counts);
     Kokkos::parallel_for("kbrain::adex::row_traces", range(rows), RowTraces<Real, Mem>{st_, pd_, t});
     Kokkos::parallel_for("kbrain::adex::column_traces", range(cols), ColumnTraces<Real, Mem>{st_, pd_, t, post_updates});
-    Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * cols),
-                         SynapsePass<Real, Mem>{st_, pd_, 0, rows, post_updates});
+    const SynapsePass<Real, Mem> pass{st_, pd_, 0, rows, post_updates};
+    if constexpr (Backend::is_gpu)
+      Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * cols), pass);
+    else
+      Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * st_.chunks), SynapsePassChunked<Real, Mem>{pass});
     Kokkos::parallel_for("kbrain::adex::chunk_sums", range(st_.blocks * st_.chunks), ChunkSums<Real, Mem>{st_});
     Kokkos::parallel_for("kbrain::adex::block_sums", range(st_.blocks), BlockSums<Real, Mem>{st_});
     Kokkos::parallel_for("kbrain::adex::mean", range(1), MeanAndTotals<Real, Mem>{st_});
