@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A/B of the adex_costa pass on a GPU machine: this tree against the tree in .oldtree/ (`git archive BASE | tar -x -C
+# .oldtree`), both CUDA and kbrain only, built side by side; the runs alternate old, new so both see the same machine.
+# Usage: scripts/lab/ab_adex_gpu.sh OUT   (needs .offline/, scripts/offline_bundle.sh). One line per run.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+out="${1:?output folder}"
+old="$here/.oldtree"
+root=/tmp/kbrain-sysroot
+mkdir -p "$out" "$root" /tmp/ab_adex
+[ -d "$root/usr/include/toml++" ] || for d in "$here"/.offline/debs/*.deb; do dpkg -x "$d" "$root"; done
+export LD_LIBRARY_PATH="$root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}" KBRAIN_NO_PROGRESS=1
+ln -sfn "$here/.offline" "$old/.offline"
+flags=(-DKBRAIN_BUILD_TESTS=OFF -DKBRAIN_BUILD_BENCH=OFF)
+t0=$(date +%s)
+(cd "$old" && KBRAIN_MPI=0 KBRAIN_JOBS=8 scripts/offline_build.sh cuda "${flags[@]}" >"$out/build_old.log" 2>&1; echo "old build exit $? after $(( $(date +%s) - t0 )) s") &
+(cd "$here" && KBRAIN_MPI=0 KBRAIN_JOBS=8 scripts/offline_build.sh cuda "${flags[@]}" >"$out/build_new.log" 2>&1; echo "new build exit $? after $(( $(date +%s) - t0 )) s") &
+wait
+t61="$here/experiments/neofytou_t6_1_mxm.toml"
+for round in 1 2; do
+  for tree in old new; do
+    kb="$here/build/cuda/experiments/program/kbrain"; [ "$tree" = old ] && kb="$old/build/cuda/experiments/program/kbrain"
+    for c in "10000 float 1000" "10000 double 1000" "20000 float 100" "5000 float 1000"; do
+      set -- $c
+      dir="/tmp/ab_adex/$tree-$1-$2-$round"
+      rm -rf "$dir"
+      if "$kb" run "$t61" -b cuda -p "$2" --size "$1" --steps "$3" -o "$dir" >"$dir.log" 2>&1; then
+        echo "$tree round $round ${1}^2 $2 $3 steps simulate_s $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['simulate_s'])" "$dir/run.json")"
+      else
+        echo "$tree round $round ${1}^2 $2 FAILED: $(tail -2 "$dir.log")"
+      fi
+    done
+  done
+done
