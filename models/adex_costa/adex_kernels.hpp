@@ -316,18 +316,22 @@ struct BlockSums {
   }
 };
 
-// One thread: m̄ over every block (in block order) and the step's counts into the totals.
+// One thread: m̄ over every block (in block order) and the step's counts into the totals. With `mean` false (a
+// multi-rank run, whose m̄ the host sums over every rank's blocks) only the totals.
 template <class Real, class Mem>
 struct MeanAndTotals {
   AdexState<Real, Mem> st;
+  bool mean = true;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t) const {
-    double sum = 0;
-    long long count = 0;
-    for (std::int64_t b = 0; b < st.blocks; ++b) {
-      sum += st.block_sum(b);
-      count += st.block_count(b);
+    if (mean) {
+      double sum = 0;
+      long long count = 0;
+      for (std::int64_t b = 0; b < st.blocks; ++b) {
+        sum += st.block_sum(b);
+        count += st.block_count(b);
+      }
+      st.mbar(0) = count > 0 ? sum / double(count) : 0.0;
     }
-    st.mbar(0) = count > 0 ? sum / double(count) : 0.0;
     for (int k = 0; k < NUM_STEP_COUNTS; ++k) st.totals(k) += st.step_counts(k);
   }
 };
@@ -344,6 +348,37 @@ struct ColumnCurrents {
         st.I(j) = st.win_I(b * st.n_post + j);
         break;
       }
+    st.post_prev(j) = post_updates ? st.post_flag(j) : 0;
+  }
+};
+
+// Multi-rank 7a: this rank's winner of each column (row -1: none), for the exchange.
+template <class Real, class Mem>
+struct LocalWinners {
+  AdexState<Real, Mem> st;
+  Kokkos::View<long long*, Mem> rows;
+  Kokkos::View<double*, Mem> currents;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    rows(j) = -1;
+    currents(j) = 0;
+    for (std::int64_t b = st.blocks - 1; b >= 0; --b)
+      if (st.win_row(b * st.n_post + j) >= 0) {
+        rows(j) = st.win_row(b * st.n_post + j);
+        currents(j) = double(st.win_I(b * st.n_post + j));
+        break;
+      }
+  }
+};
+
+// Multi-rank 7b: the exchanged winners set the currents.
+template <class Real, class Mem>
+struct ApplyWinners {
+  AdexState<Real, Mem> st;
+  Kokkos::View<const long long*, Mem> rows;
+  Kokkos::View<const double*, Mem> currents;
+  bool post_updates;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    if (rows(j) >= 0) st.I(j) = Real(currents(j));
     st.post_prev(j) = post_updates ? st.post_flag(j) : 0;
   }
 };

@@ -3,11 +3,13 @@
 // host matrix of a connection file), the presynaptic spike source and the record choices. Built once on the host
 // (make_adex_plan), shared by every backend and precision.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/config/experiment_config.hpp"
+#include "models/adex_costa/adex_exchange.hpp"
 #include "models/adex_costa/adex_parameters.hpp"
 #include "models/runtime/run_plan.hpp"
 
@@ -40,6 +42,8 @@ struct AdexPlan : RunPlan {
   // pattern = file: the sources firing at step n are spike_sources[spike_offsets[n] .. spike_offsets[n + 1])
   std::vector<std::int64_t> spike_offsets;
   std::vector<std::int32_t> spike_sources;
+  // A multi-rank run: the ranks' exchange (each rank holds a contiguous part of the row blocks); null: one process.
+  std::shared_ptr<AdexExchange> exchange;
 
   std::int64_t synapse_slots() const { return n_pre * n_post; }
   bool connected(std::int64_t i, std::int64_t j) const;  // the rule (or the file) on the host

@@ -27,17 +27,18 @@ struct AdexReader {
       default: break;
     }
     const std::int64_t i = index / st.n_post, j = index - i * st.n_post;
+    const std::int64_t local = index - st.row_begin * st.n_post;  // the synapse arrays hold rows from row_begin
     const double since_pre = t - st.t_pre(i), since_post = t - st.t_post(j);
     switch (var) {
-      case SYN_U: return st.U(index);
+      case SYN_U: return st.U(local);
       case SYN_A: {
-        const double A = st.A(index);
+        const double A = st.A(local);
         return st.post_prev(j) ? Real(clip(A - p.half_etaA * st.mbar(0), p.Amin, p.Amax)) : Real(A);
       }
-      case SYN_R: return Real((double(st.R(index)) - 1.0) * kx::exp(-since_pre / p.tau_r) + 1.0);
+      case SYN_R: return Real((double(st.R(local)) - 1.0) * kx::exp(-since_pre / p.tau_r) + 1.0);
       case SYN_USE: {
-        const double U = st.U(index);
-        return Real(U + (double(st.u(index)) - U) * kx::exp(-since_pre / p.tau_u));
+        const double U = st.U(local);
+        return Real(U + (double(st.u(local)) - U) * kx::exp(-since_pre / p.tau_u));
       }
       case SYN_FFP: return Real(st.ffp_val(i) * kx::exp(-since_pre / p.tau_FFp));
       case SYN_FBP: return Real(st.fbp_val(j) * kx::exp(-since_post / p.tau_FBp));
@@ -55,6 +56,8 @@ AdexReader<Real, Kokkos::HostSpace> host_copy(const AdexReader<Real, Mem>& r) {
   h.t = r.t;
   h.st.n_pre = r.st.n_pre;
   h.st.n_post = r.st.n_post;
+  h.st.row_begin = r.st.row_begin;
+  h.st.rows = r.st.rows;
   auto copy = [](const auto& v) {  // a copy even of host memory: the result must not change with the next step
     auto m = Kokkos::create_mirror(Kokkos::HostSpace(), v);
     Kokkos::deep_copy(m, v);

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
+#include "models/adex_costa/adex_exchange.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
 #include "models/adex_costa/adex_plan.hpp"
 #include "models/adex_costa/adex_reader.hpp"
@@ -37,10 +38,17 @@ class AdexSimulation {
   AdexSimulation(const AdexPlan& plan, const RunRequest& request, RunResult& res)
       : plan_(plan), p_(KernelParams<Real>::from(plan.params, plan.dt_ms)),
         pd_(KernelParams<double>::from(plan.params, plan.dt_ms)) {
+    const auto [first_row, rows] = plan.exchange
+                                       ? rank_rows(plan.n_pre, kRowsPerBlock, plan.exchange->rank(), plan.exchange->ranks())
+                                       : std::pair<std::int64_t, std::int64_t>{0, plan.n_pre};
     const auto hw = Backend::describe();
-    require_device_memory(AdexState<Real, Mem>::bytes(plan.n_pre, plan.n_post), hw.free_memory_bytes,
-                          std::string(Backend::name) + " (" + hw.device + ")", plan.n_pre, plan.n_post);
-    st_.allocate(plan.n_pre, plan.n_post, plan.mxm);
+    require_device_memory(AdexState<Real, Mem>::bytes(rows, plan.n_post), hw.free_memory_bytes,
+                          std::string(Backend::name) + " (" + hw.device + ")", rows, plan.n_post);
+    st_.allocate(plan.n_pre, first_row, rows, plan.n_post, plan.mxm);
+    if (plan.exchange) {
+      winner_rows_ = Kokkos::View<long long*, Mem>("adex_winner_rows", plan.n_post);
+      winner_currents_ = Kokkos::View<double*, Mem>("adex_winner_currents", plan.n_post);
+    }
     initialise();
     if (request.write_spikes) {
       ring_slots_ = std::clamp<std::int64_t>((64 << 20) / std::max<std::int64_t>(1, plan.n_post), 1, 4096);
@@ -53,13 +61,13 @@ class AdexSimulation {
   std::int64_t steps_per_call() const { return 1; }
   std::int64_t steps_done() const { return steps_; }
   void fence() { Exec().fence(); }
-  std::int64_t device_bytes() const { return AdexState<Real, Mem>::bytes(plan_.n_pre, plan_.n_post); }
+  std::int64_t device_bytes() const { return AdexState<Real, Mem>::bytes(st_.rows, plan_.n_post); }
   Reader state() const { return Reader{st_, pd_, double(steps_ - 1) * plan_.dt_ms}; }
 
   void step() {
     const std::int64_t n = steps_;
     const double t = double(n) * plan_.dt_ms;
-    const std::int64_t rows = plan_.n_pre, cols = plan_.n_post;
+    const std::int64_t rows = plan_.n_pre, cols = plan_.n_post;  // every row's flags and traces; own rows' synapses
     const bool post_updates = plan_.post_events != PostEvents::None;
     auto range = [](std::int64_t count) { return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count); };
     Kokkos::parallel_for("kbrain::adex::neurons", range(cols), NeuronStep<Real, Mem>{st_, p_});
@@ -68,15 +76,19 @@ class AdexSimulation {
                             st_.step_counts);
     Kokkos::parallel_for("kbrain::adex::row_traces", range(rows), RowTraces<Real, Mem>{st_, pd_, t});
     Kokkos::parallel_for("kbrain::adex::column_traces", range(cols), ColumnTraces<Real, Mem>{st_, pd_, t, post_updates});
-    const SynapsePass<Real, Mem> pass{st_, pd_, 0, rows, post_updates};
+    const SynapsePass<Real, Mem> pass{st_, pd_, st_.row_begin, st_.rows, post_updates};
     if constexpr (Backend::is_gpu)
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * cols), pass);
     else
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * st_.chunks), SynapsePassChunked<Real, Mem>{pass});
     Kokkos::parallel_for("kbrain::adex::chunk_sums", range(st_.blocks * st_.chunks), ChunkSums<Real, Mem>{st_});
     Kokkos::parallel_for("kbrain::adex::block_sums", range(st_.blocks), BlockSums<Real, Mem>{st_});
-    Kokkos::parallel_for("kbrain::adex::mean", range(1), MeanAndTotals<Real, Mem>{st_});
-    Kokkos::parallel_for("kbrain::adex::currents", range(cols), ColumnCurrents<Real, Mem>{st_, post_updates});
+    if (plan_.exchange) {
+      exchange_step(post_updates);
+    } else {
+      Kokkos::parallel_for("kbrain::adex::mean", range(1), MeanAndTotals<Real, Mem>{st_});
+      Kokkos::parallel_for("kbrain::adex::currents", range(cols), ColumnCurrents<Real, Mem>{st_, post_updates});
+    }
     if (ring_slots_ > 0) {
       auto slot = Kokkos::subview(ring_, ring_used_, Kokkos::ALL());
       auto crossed = st_.crossed;
@@ -129,14 +141,14 @@ class AdexSimulation {
     int rule = 0;
     if (plan_.connectivity == Connectivity::File) {
       Kokkos::View<const std::uint8_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
-          plan_.conn.data(), plan_.conn.size());
+          plan_.conn.data() + st_.row_begin * plan_.n_post, static_cast<std::size_t>(st_.rows * plan_.n_post));
       Kokkos::deep_copy(st_.conn, host);
       rule = 4;
     } else if (plan_.connectivity == Connectivity::Half) {
       rule = plan_.parity == Parity::PostEven ? 1 : plan_.parity == Parity::PreEven ? 2 : 3;
     }
-    Kokkos::parallel_for("kbrain::adex::init", range(plan_.synapse_slots()),
-                         SynapseInit<Real, Mem>{st_, profile_U, profile_A, rule, 0});
+    Kokkos::parallel_for("kbrain::adex::init", range(st_.rows * plan_.n_post),
+                         SynapseInit<Real, Mem>{st_, profile_U, profile_A, rule, st_.row_begin});
     if (plan_.pattern == Pattern::File) {
       spike_sources_ = Kokkos::View<std::int32_t*, Mem>("adex_spike_sources", std::max<std::size_t>(1, plan_.spike_sources.size()));
       auto host = Kokkos::create_mirror_view(spike_sources_);
@@ -144,6 +156,40 @@ class AdexSimulation {
       Kokkos::deep_copy(spike_sources_, host);
     }
     Exec().fence();
+  }
+
+  // A multi-rank step's end: m̄ summed on the host over every rank's blocks in block order (the same additions as
+  // MeanAndTotals in one process), the columns' winners reduced over the ranks.
+  void exchange_step(bool post_updates) {
+    auto range = [](std::int64_t count) { return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count); };
+    Kokkos::parallel_for("kbrain::adex::totals", range(1), MeanAndTotals<Real, Mem>{st_, false});
+    Kokkos::parallel_for("kbrain::adex::local_winners", range(plan_.n_post),
+                         LocalWinners<Real, Mem>{st_, winner_rows_, winner_currents_});
+    auto sums = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st_.block_sum);
+    auto counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st_.block_count);
+    std::vector<double> mine(sums.data(), sums.data() + st_.blocks), all_sums;
+    std::vector<long long> mine_counts(counts.data(), counts.data() + st_.blocks), all_counts;
+    plan_.exchange->gather_blocks(mine, mine_counts, all_sums, all_counts);
+    double sum = 0;
+    long long count = 0;
+    for (std::size_t b = 0; b < all_sums.size(); ++b) {
+      sum += all_sums[b];
+      count += all_counts[b];
+    }
+    Kokkos::deep_copy(st_.mbar, count > 0 ? sum / double(count) : 0.0);
+    auto rows_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), winner_rows_);
+    auto currents_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), winner_currents_);
+    std::vector<long long> rows(rows_host.data(), rows_host.data() + plan_.n_post);
+    std::vector<double> currents(currents_host.data(), currents_host.data() + plan_.n_post);
+    plan_.exchange->reduce_winners(rows, currents);
+    for (std::int64_t j = 0; j < plan_.n_post; ++j) {
+      rows_host(j) = rows[static_cast<std::size_t>(j)];
+      currents_host(j) = currents[static_cast<std::size_t>(j)];
+    }
+    Kokkos::deep_copy(winner_rows_, rows_host);
+    Kokkos::deep_copy(winner_currents_, currents_host);
+    Kokkos::parallel_for("kbrain::adex::apply_winners", range(plan_.n_post),
+                         ApplyWinners<Real, Mem>{st_, winner_rows_, winner_currents_, post_updates});
   }
 
   static FlagSource pattern_source(Pattern p) {
@@ -182,6 +228,8 @@ class AdexSimulation {
   AdexState<Real, Mem> st_;
   std::int64_t steps_ = 0;
   Kokkos::View<std::int32_t*, Mem> spike_sources_;
+  Kokkos::View<long long*, Mem> winner_rows_;  // multi-rank: the columns' winners for the exchange
+  Kokkos::View<double*, Mem> winner_currents_;
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem> ring_;
   std::int64_t ring_slots_ = 0, ring_used_ = 0;
   std::vector<std::int64_t> ring_steps_;

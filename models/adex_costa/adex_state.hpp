@@ -29,6 +29,7 @@ struct AdexState {
   using Flags = Kokkos::View<int*, Mem>;
   using Times = Kokkos::View<double*, Mem>;  // times, per-neuron traces and sums: double in both precisions
   std::int64_t n_pre = 0, n_post = 0, blocks = 0, chunks = 0;
+  std::int64_t row_begin = 0, rows = 0;  // the rows whose synapses this state holds (a rank's part; all: 0, n_pre)
 
   // AdEx neurons (n_post; in mxm also the rows)
   Reals V, VT, x, I;
@@ -64,12 +65,18 @@ struct AdexState {
            (n_pre + n_post) * 64;
   }
 
-  void allocate(std::int64_t rows, std::int64_t cols, bool shared_neurons) {
-    n_pre = rows;
+  // Per-row arrays cover every row (each rank computes every flag and trace); synapses only rows
+  // [first_row, first_row + local_rows), a whole number of blocks.
+  void allocate(std::int64_t all_rows, std::int64_t first_row, std::int64_t local_rows, std::int64_t cols,
+                bool shared_neurons) {
+    const std::int64_t rows = all_rows;
+    n_pre = all_rows;
     n_post = cols;
-    blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
+    row_begin = first_row;
+    this->rows = local_rows;
+    blocks = (local_rows + kRowsPerBlock - 1) / kRowsPerBlock;
     chunks = (cols + kColumnsPerChunk - 1) / kColumnsPerChunk;
-    const std::int64_t slots = rows * cols;
+    const std::int64_t slots = local_rows * cols;
     V = Reals("adex_V", cols); VT = Reals("adex_VT", cols); x = Reals("adex_x", cols); I = Reals("adex_I", cols);
     crossed = Flags("adex_crossed", cols);
     pre_flag = Flags("adex_pre_flag", rows);
