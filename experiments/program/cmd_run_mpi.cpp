@@ -18,7 +18,11 @@
 #include "models/olive/cell/io_state.hpp"
 
 #ifdef KBRAIN_HAVE_MPI
+#include <memory>
+
 #include "core/parallel/partition.hpp"
+#include "experiments/program/run_experiment.hpp"
+#include "models/adex_costa/adex_mpi_exchange.hpp"
 #endif
 
 namespace kbrain {
@@ -66,7 +70,15 @@ int cmd_run_mpi(const RunOptions& o) {
   if (!has_backend(backend)) throw ConfigError(fmt::format("backend '{}' is not compiled into this kbrain", backend));
   const Precision precision = o.precision.empty() ? cfg.precision : parse_precision(o.precision);
   if (o.steps < 0) throw ConfigError("--steps must be > 0");
-  if (cfg.model != "io") throw ConfigError("only IO networks (model.kind = \"io\") run under mpirun");
+  if (cfg.model == "adex_costa") {  // partitions itself: the one runner around it, every rank
+    if (o.partition != "auto") throw ConfigError("--partition applies to IO networks; adex_costa splits its row blocks");
+    auto exchange = std::make_shared<adex::MpiAdexExchange>(MPI_COMM_WORLD);
+    return run_experiment<adex::AdexCostaModel>(
+        cfg, backend, precision, o, [&](adex::AdexPlan& p) { p.exchange = exchange; },
+        RunScope{mpi_world_rank() == 0, mpi_world_size()});
+  }
+  if (cfg.model != "io")
+    throw ConfigError("only IO networks (model.kind = \"io\") and adex_costa run under mpirun");
   PartitionChoice choice;
   try {
     choice = parse_partition_choice(o.partition);

@@ -73,22 +73,38 @@ void print_summary(const ExperimentConfig& cfg, const typename Model::Plan& plan
   fmt::print("  spikes: {}; output in {}\n", r.spikes, out_dir.string());
 }
 
-template <class Model>
-int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Precision precision,
-                   const RunOptions& o) {
-  const typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps});
+// A run of a model whose simulation partitions itself over MPI ranks (Model::Plan carries the ranks' exchange):
+// every rank runs; only the writing rank writes run.json, traces and spikes and prints the summary.
+struct RunScope {
+  bool writes = true;
+  int ranks = 1;
+};
+
+struct NoPlanChange {
+  template <class Plan>
+  void operator()(Plan&) const {}
+};
+
+template <class Model, class PlanChange = NoPlanChange>
+int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Precision precision, const RunOptions& o,
+                   PlanChange change = {}, RunScope scope = {}) {
+  typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps});
+  change(plan);
   const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
-  std::filesystem::create_directories(out_dir);
   RunManifest m = start_manifest<Model>(cfg, plan, backend, precision);
-  write_manifest(out_dir / "run.json", m);
-
+  if (scope.ranks > 1) m.numbers["ranks"] = scope.ranks;
+  if (scope.writes) {
+    std::filesystem::create_directories(out_dir);
+    write_manifest(out_dir / "run.json", m);
+  }
   RunRequest request;
-  request.out_dir = out_dir;
-  request.write_trace = true;
-  request.write_spikes = plan.record_spikes;
+  if (scope.writes) request.out_dir = out_dir;
+  request.write_trace = scope.writes;
+  request.write_spikes = scope.writes && plan.record_spikes;
   request.keep_spikes = plan.record_spikes || Model::kSpikeStatistics;
+  request.progress = scope.ranks == 1;
   const RunResult r = run_on<Model>(plan, backend, precision, request);
-
+  if (!scope.writes) return 0;
   finish_manifest<Model>(m, plan, r);
   write_manifest(out_dir / "run.json", m);
   print_summary<Model>(cfg, plan, r, backend, precision, out_dir);
