@@ -283,6 +283,19 @@ struct SynapsePassChunked {
 };
 
 // 6. The m̄ tree: chunks of columns in order, then the chunks of a block in order, then the blocks in order.
+
+// Sum and count of entries [first, last) of (sums, counts), in index order.
+template <class Sums, class Counts>
+KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t last,
+                                        double& sum, long long& count) {
+  sum = 0;
+  count = 0;
+  for (std::int64_t k = first; k < last; ++k) {
+    sum += sums(k);
+    count += counts(k);
+  }
+}
+
 template <class Real, class Mem>
 struct ChunkSums {
   AdexState<Real, Mem> st;
@@ -290,14 +303,7 @@ struct ChunkSums {
     const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
     const std::int64_t first = c * kColumnsPerChunk;
     const std::int64_t last = first + kColumnsPerChunk < st.n_post ? first + kColumnsPerChunk : st.n_post;
-    double sum = 0;
-    long long count = 0;
-    for (std::int64_t j = first; j < last; ++j) {
-      sum += st.msum(b * st.n_post + j);
-      count += st.mcount(b * st.n_post + j);
-    }
-    st.chunk_sum(k) = sum;
-    st.chunk_count(k) = count;
+    ordered_sum(st.msum, st.mcount, b * st.n_post + first, b * st.n_post + last, st.chunk_sum(k), st.chunk_count(k));
   }
 };
 
@@ -305,14 +311,7 @@ template <class Real, class Mem>
 struct BlockSums {
   AdexState<Real, Mem> st;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t b) const {
-    double sum = 0;
-    long long count = 0;
-    for (std::int64_t c = 0; c < st.chunks; ++c) {
-      sum += st.chunk_sum(b * st.chunks + c);
-      count += st.chunk_count(b * st.chunks + c);
-    }
-    st.block_sum(b) = sum;
-    st.block_count(b) = count;
+    ordered_sum(st.chunk_sum, st.chunk_count, b * st.chunks, (b + 1) * st.chunks, st.block_sum(b), st.block_count(b));
   }
 };
 
@@ -326,10 +325,7 @@ struct MeanAndTotals {
     if (mean) {
       double sum = 0;
       long long count = 0;
-      for (std::int64_t b = 0; b < st.blocks; ++b) {
-        sum += st.block_sum(b);
-        count += st.block_count(b);
-      }
+      ordered_sum(st.block_sum, st.block_count, 0, st.blocks, sum, count);
       st.mbar(0) = count > 0 ? sum / double(count) : 0.0;
     }
     for (int k = 0; k < NUM_STEP_COUNTS; ++k) st.totals(k) += st.step_counts(k);
