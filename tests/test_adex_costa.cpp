@@ -27,11 +27,13 @@ std::string adex_toml(const std::string& network, const std::string& spikes, int
 
 // Every variable of every neuron and connected synapse after the run, read as the samplers read them.
 template <class Backend, class Real>
-std::vector<double> final_state(const AdexPlan& plan) {
+std::vector<double> final_state(const AdexPlan& plan, RunResult* result = nullptr) {
   RunRequest request;
   RunResult res;
   AdexSimulation<Backend, Real> sim(plan, request, res);
   for (std::int64_t n = 0; n < plan.steps; ++n) sim.step();
+  sim.finish(res);
+  if (result) *result = res;
   const auto h = host_copy(sim.state());
   std::vector<double> out;
   for (int v = V_M; v <= I_SYN; ++v)
@@ -152,6 +154,27 @@ TEST_SUITE("adex_costa") {
   }
   TEST_CASE_TEMPLATE_APPLY(adex_mean_rule, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE_TEMPLATE_DEFINE("a device budget streams the synapses (GPUs) with the in-core results, bit for bit", Backend,
+                            adex_out_of_core) {
+    using Mem = typename Backend::memory_space;
+    for (const char* network : {"architecture = \"mxm\"\nneurons = 300", "architecture = \"nxm\"\ninputs = 330\nneurons = 50"}) {
+      CAPTURE(network);
+      const ExperimentConfig in_core = parse_model_experiment(adex_toml(network, "pattern = \"all\"", 7), "case.toml");
+      const AdexPlan plan = make_adex_plan(in_core, {});
+      // the smallest budget: two chunks of one row block beside the rest of the state, so 5 or 6 chunks
+      const std::int64_t budget = AdexState<float, Mem>::fixed_bytes(plan.n_pre, plan.n_post) +
+                                  2 * kRowsPerBlock * plan.n_post * AdexState<float, Mem>::bytes_per_slot();
+      AdexPlan streamed = plan;
+      streamed.device_budget = double(budget);
+      RunResult res;
+      // 7 steps: both chunk orders, and the chunk a step ends with reused by the next
+      CHECK(final_state<Backend, float>(streamed, &res) == final_state<Backend, float>(plan));
+      CHECK((res.strategy.find("out-of-core") != std::string::npos) == Backend::is_gpu);
+      CHECK((res.figure("streamed_bytes") > 0) == Backend::is_gpu);
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(adex_out_of_core, KBRAIN_TEST_BACKENDS);
+
   TEST_CASE("experiment checks name the key and line") {
     auto error_of = [](const std::string& network, const std::string& spikes) {
       try {
@@ -196,12 +219,13 @@ TEST_SUITE("adex_costa") {
   TEST_CASE("a network larger than the device is refused before allocating, naming the bytes") {
     std::string message;
     try {
-      require_device_memory(std::int64_t(1) << 40, std::uint64_t(1) << 30, "test device", 1 << 20, 1 << 20);
+      require_device_memory(std::int64_t(1) << 40, std::uint64_t(1) << 30, "test device", 1 << 20, 1 << 20, true);
     } catch (const std::runtime_error& e) {
       message = e.what();
     }
     CHECK(message.find("1099511627776 bytes") != std::string::npos);
     CHECK(message.find("test device has 1.00 GiB free") != std::string::npos);
+    CHECK(message.find("--device-budget") != std::string::npos);
   }
 
   TEST_CASE("file connectivity and spike lists drive the same kernels") {

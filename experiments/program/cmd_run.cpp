@@ -28,6 +28,16 @@ void apply_cli_options(ExperimentConfig& cfg, const RunOptions& o) {
   };
   if (o.gap_kernel != "auto") set("--gap-kernel", "gap_kernel", o.gap_kernel);
   if (o.no_mesh_kernel) set("--no-mesh-kernel", "mesh_kernel", "off");
+  if (o.device_budget >= 0) {
+    if (!cfg.settings.has("simulation.device_budget"))
+      throw ConfigError(fmt::format("--device-budget applies to models with a [simulation] device_budget setting; {} "
+                                    "has model.kind = \"{}\"",
+                                    cfg.source.string(), cfg.model));
+    SettingValue& v = cfg.settings.at("simulation.device_budget");
+    v.number = o.device_budget;
+    v.given = true;
+    v.where = "--device-budget";
+  }
 }
 
 }  // namespace

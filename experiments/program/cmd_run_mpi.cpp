@@ -72,6 +72,7 @@ int cmd_run_mpi(const RunOptions& o) {
   if (o.steps < 0) throw ConfigError("--steps must be > 0");
   if (cfg.model == "adex_costa") {  // partitions itself: the one runner around it, every rank
     if (o.partition != "auto") throw ConfigError("--partition applies to IO networks; adex_costa splits its row blocks");
+    if (o.device_budget >= 0) throw ConfigError("--device-budget is for single-process runs (set [simulation] device_budget)");
     auto exchange = std::make_shared<adex::MpiAdexExchange>(MPI_COMM_WORLD);
     return run_experiment<adex::AdexCostaModel>(
         cfg, backend, precision, o, [&](adex::AdexPlan& p) { p.exchange = exchange; },

@@ -17,6 +17,7 @@ struct RunOptions {
   double density = 0;              // > 0: junctions per cell override (uniform, gaussian3d), as compare --densities
   bool phase_timing = false;       // under mpirun: fence and time every phase of the step (docs/mpi.md)
   std::string halo_exchange = "auto";  // under mpirun: auto | mpi | peer (docs/mpi.md, "Peer exchange")
+  double device_budget = -1;       // >= 0: [simulation] device_budget of models that declare it
 };
 
 struct CompareOptions {

@@ -199,9 +199,10 @@ template <class Real, class Mem>
 struct SynapsePass {
   AdexState<Real, Mem> st;
   KernelParams<double> p;
-  std::int64_t row_begin = 0;  // first row of block 0 (a rank's part)
+  std::int64_t row_begin = 0;  // first row of block 0 (a rank's part, or a streamed chunk of it)
   std::int64_t rows = 0;       // rows of this pass
   bool post_updates = true;
+  std::int64_t block_offset = 0;  // index of block 0 among the partial sums' blocks (a streamed chunk's first block)
 
   KOKKOS_INLINE_FUNCTION ColumnStep column(std::int64_t j) const {
     const bool owes = st.post_prev(j) != 0;
@@ -247,7 +248,8 @@ struct SynapsePass {
     if (c.owes || c.post) st.A(id) = Real(A);
   }
 
-  KOKKOS_INLINE_FUNCTION void store(std::int64_t k, const ColumnScan& scan) const {
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t b, std::int64_t j, const ColumnScan& scan) const {
+    const std::int64_t k = (block_offset + b) * st.n_post + j;
     st.win_row(k) = scan.winner;
     st.win_I(k) = Real(scan.current);
     st.msum(k) = scan.sum;
@@ -260,7 +262,7 @@ struct SynapsePass {
     const ColumnStep c = column(j);
     ColumnScan scan;
     for (std::int64_t i = row_begin + b * kRowsPerBlock; i < row_end(b); ++i) visit(i, st.pre_flag(i) != 0, j, c, scan);
-    store(k, scan);
+    store(b, j, scan);
   }
 };
 
@@ -278,7 +280,7 @@ struct SynapsePassChunked {
       const bool pre = pass.st.pre_flag(i) != 0;
       for (std::int64_t c = 0; c < width; ++c) pass.visit(i, pre, first + c, columns[c], scans[c]);
     }
-    for (std::int64_t c = 0; c < width; ++c) pass.store(b * pass.st.n_post + first + c, scans[c]);
+    for (std::int64_t c = 0; c < width; ++c) pass.store(b, first + c, scans[c]);
   }
 };
 

@@ -238,6 +238,7 @@ AdexPlan make_adex_plan(const ExperimentConfig& cfg, const PlanRequest& request)
   adex_parameter_table().apply_all(plan.params, cfg.parameter_overrides);
   plan.steps = request.steps > 0 ? request.steps : cfg.steps;
   plan.dt_ms = cfg.dt;
+  plan.device_budget = cfg.settings.number("simulation.device_budget");
   read_network(cfg, request, plan);
   read_spikes(cfg, plan);
   std::int64_t connected = 0;

@@ -42,6 +42,7 @@ struct AdexPlan : RunPlan {
   // pattern = file: the sources firing at step n are spike_sources[spike_offsets[n] .. spike_offsets[n + 1])
   std::vector<std::int64_t> spike_offsets;
   std::vector<std::int32_t> spike_sources;
+  double device_budget = 0;  // bytes the run may use on a GPU (0: the device's free memory)
   // A multi-rank run: the ranks' exchange (each rank holds a contiguous part of the row blocks); null: one process.
   std::shared_ptr<AdexExchange> exchange;
 

@@ -49,6 +49,11 @@ ModelSchema adex_schema() {
   for (int v = 0; v < NUM_ADEX_VARS; ++v) s.variables.push_back({kAdexVarNames[v], units[v]});
   s.parameter_sets = {"costa2015"};
   s.tables.push_back(TableSpec{
+      "simulation",
+      {SettingSpec::number("device_budget", 0, inf, 0,
+                           "bytes of device memory the run may use (0: the device's free memory); when the synapses "
+                           "do not fit, GPU runs stream row blocks between page-locked host memory and the device")}});
+  s.tables.push_back(TableSpec{
       "network",
       {SettingSpec::choice("architecture", {"mxm", "nxm"},
                            "mxm: n AdEx neurons, n x n recurrent synapses; nxm: inputs -> neurons"),

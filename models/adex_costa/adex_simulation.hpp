@@ -4,6 +4,7 @@
 // only when spike files are written) and at the end.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@
 #include "models/adex_costa/adex_kernels.hpp"
 #include "models/adex_costa/adex_plan.hpp"
 #include "models/adex_costa/adex_reader.hpp"
+#include "models/adex_costa/adex_streaming.hpp"
 #include "models/common/device_sampler.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
@@ -23,8 +25,9 @@
 namespace kbrain::adex {
 
 // The device memory a network needs, refused before anything is allocated when it exceeds what the device has free.
+// On a GPU the message names the budget that would stream the synapses instead (`can_stream`).
 void require_device_memory(std::int64_t needed, std::uint64_t available, const std::string& device,
-                           std::int64_t n_pre, std::int64_t n_post);
+                           std::int64_t n_pre, std::int64_t n_post, bool can_stream);
 
 template <class Backend, class Real>
 class AdexSimulation {
@@ -41,10 +44,9 @@ class AdexSimulation {
     const auto [first_row, rows] = plan.exchange
                                        ? rank_rows(plan.n_pre, kRowsPerBlock, plan.exchange->rank(), plan.exchange->ranks())
                                        : std::pair<std::int64_t, std::int64_t>{0, plan.n_pre};
-    const auto hw = Backend::describe();
-    require_device_memory(AdexState<Real, Mem>::bytes(rows, plan.n_post), hw.free_memory_bytes,
-                          std::string(Backend::name) + " (" + hw.device + ")", rows, plan.n_post);
-    st_.allocate(plan.n_pre, first_row, rows, plan.n_post, plan.mxm);
+    const std::int64_t chunk_rows = plan_memory(rows);  // 0: in-core
+    st_.allocate(plan.n_pre, first_row, rows, plan.n_post, plan.mxm, chunk_rows == 0);
+    if (chunk_rows > 0) streamed_.emplace(st_, chunk_rows);
     if (plan.exchange) {
       winner_rows_ = Kokkos::View<long long*, Mem>("adex_winner_rows", plan.n_post);
       winner_currents_ = Kokkos::View<double*, Mem>("adex_winner_currents", plan.n_post);
@@ -56,12 +58,19 @@ class AdexSimulation {
     }
     res.connections = plan.connections;
     res.strategy = fmt::format("dense, {} rows per block", kRowsPerBlock);
+    if (streamed_)
+      res.strategy += fmt::format("; out-of-core: {} chunks of {} rows streamed, page-locked link measured at {:.1f} GB/s",
+                                  streamed_->chunks(), streamed_->chunk_rows(), streamed_->link_bytes_per_s() / 1e9);
   }
 
   std::int64_t steps_per_call() const { return 1; }
   std::int64_t steps_done() const { return steps_; }
   void fence() { Exec().fence(); }
-  std::int64_t device_bytes() const { return AdexState<Real, Mem>::bytes(st_.rows, plan_.n_post); }
+  std::int64_t device_bytes() const {
+    using S = AdexState<Real, Mem>;
+    return streamed_ ? S::fixed_bytes(st_.rows, plan_.n_post) + 2 * streamed_->chunk_rows() * plan_.n_post * S::bytes_per_slot()
+                     : S::bytes(st_.rows, plan_.n_post);
+  }
   Reader state() const { return Reader{st_, pd_, double(steps_ - 1) * plan_.dt_ms}; }
 
   void step() {
@@ -77,7 +86,9 @@ class AdexSimulation {
     Kokkos::parallel_for("kbrain::adex::row_traces", range(rows), RowTraces<Real, Mem>{st_, pd_, t});
     Kokkos::parallel_for("kbrain::adex::column_traces", range(cols), ColumnTraces<Real, Mem>{st_, pd_, t, post_updates});
     const SynapsePass<Real, Mem> pass{st_, pd_, st_.row_begin, st_.rows, post_updates};
-    if constexpr (Backend::is_gpu)
+    if (streamed_)
+      streamed_->run(pass, n % 2 == 0);
+    else if constexpr (Backend::is_gpu)
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * cols), pass);
     else
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * st_.chunks), SynapsePassChunked<Real, Mem>{pass});
@@ -120,6 +131,7 @@ class AdexSimulation {
     res.figures.emplace_back("post_events", double(totals(POST_EVENTS)));
     res.figures.emplace_back("neuron_spikes", double(totals(NEURON_SPIKES)));
     res.figures.emplace_back("synapse_steps", plan_.connections * double(steps_));
+    if (streamed_) res.figures.emplace_back("streamed_bytes", streamed_->bytes_moved());  // per s: the link's rate
   }
 
   const AdexState<Real, Mem>& device_state() const { return st_; }
@@ -156,6 +168,28 @@ class AdexSimulation {
       Kokkos::deep_copy(spike_sources_, host);
     }
     Exec().fence();
+  }
+
+  // In-core when the synapses fit the device (0), else the rows of a streamed chunk: on a GPU with a device budget,
+  // two chunk buffers beside the rest of the state fill the budget. Refuses (before allocating) what cannot run.
+  std::int64_t plan_memory(std::int64_t rows) const {
+    using S = AdexState<Real, Mem>;
+    const auto hw = Backend::describe();
+    const std::string device = std::string(Backend::name) + " (" + hw.device + ")";
+    const std::int64_t in_core = S::bytes(rows, plan_.n_post);
+    const double budget = plan_.device_budget;
+    if (!Backend::is_gpu || budget <= 0 || double(in_core) <= budget) {
+      require_device_memory(in_core, hw.free_memory_bytes, device, rows, plan_.n_post, Backend::is_gpu);
+      return 0;
+    }
+    const std::int64_t per_block = 2 * kRowsPerBlock * plan_.n_post * S::bytes_per_slot();
+    const std::int64_t fixed = S::fixed_bytes(rows, plan_.n_post);
+    const std::int64_t usable = std::int64_t(std::min(budget, hw.free_memory_bytes ? double(hw.free_memory_bytes) : budget));
+    if (usable < fixed + per_block)
+      throw std::runtime_error(fmt::format("a device budget of {:.0f} bytes cannot hold the streamed {} x {} network: "
+                                           "it needs at least {} bytes (two chunks of {} rows beside the neuron arrays)",
+                                           budget, plan_.n_pre, plan_.n_post, fixed + per_block, kRowsPerBlock));
+    return std::min((usable - fixed) / per_block * kRowsPerBlock, (rows + kRowsPerBlock - 1) / kRowsPerBlock * kRowsPerBlock);
   }
 
   // A multi-rank step's end: m̄ summed on the host over every rank's blocks in block order (the same additions as
@@ -228,6 +262,7 @@ class AdexSimulation {
   AdexState<Real, Mem> st_;
   std::int64_t steps_ = 0;
   Kokkos::View<std::int32_t*, Mem> spike_sources_;
+  std::optional<StreamedSynapses<Backend, Real>> streamed_;  // out-of-core runs
   Kokkos::View<long long*, Mem> winner_rows_;  // multi-rank: the columns' winners for the exchange
   Kokkos::View<double*, Mem> winner_currents_;
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem> ring_;

@@ -58,7 +58,10 @@ struct AdexState {
   Kokkos::View<long long*, Mem> step_counts, totals;  // NUM_STEP_COUNTS each
 
   static std::int64_t bytes_per_slot() { return 4 * std::int64_t(sizeof(Real)) + 1; }
-  // Device bytes of a network: synapses, partials and per-neuron arrays.
+  // Device bytes of a network: synapses, partials and per-neuron arrays (fixed_bytes: all but the synapses).
+  static std::int64_t fixed_bytes(std::int64_t n_pre, std::int64_t n_post) {
+    return bytes(n_pre, n_post) - n_pre * n_post * bytes_per_slot();
+  }
   static std::int64_t bytes(std::int64_t n_pre, std::int64_t n_post) {
     const std::int64_t blocks = (n_pre + kRowsPerBlock - 1) / kRowsPerBlock;
     return n_pre * n_post * bytes_per_slot() + blocks * n_post * (2 * 8 + 4 + std::int64_t(sizeof(Real))) +
@@ -67,8 +70,10 @@ struct AdexState {
 
   // Per-row arrays cover every row (each rank computes every flag and trace); synapses only rows
   // [first_row, first_row + local_rows), a whole number of blocks.
+  // Without `synapses_here` the synapse arrays are left empty for the caller to point at memory of its own (the
+  // out-of-core run's page-locked host arrays).
   void allocate(std::int64_t all_rows, std::int64_t first_row, std::int64_t local_rows, std::int64_t cols,
-                bool shared_neurons) {
+                bool shared_neurons, bool synapses_here = true) {
     const std::int64_t rows = all_rows;
     n_pre = all_rows;
     n_post = cols;
@@ -89,9 +94,11 @@ struct AdexState {
     fbp_before = Times("adex_fbp_before", cols); fbn_before = Times("adex_fbn_before", cols);
     t_post = Times("adex_t_post", cols);
     const auto no_init = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
-    R = Reals(no_init("adex_R"), slots); u = Reals(no_init("adex_u"), slots);
-    U = Reals(no_init("adex_U"), slots); A = Reals(no_init("adex_A"), slots);
-    conn = Kokkos::View<std::uint8_t*, Mem>(no_init("adex_conn"), slots);
+    if (synapses_here) {
+      R = Reals(no_init("adex_R"), slots); u = Reals(no_init("adex_u"), slots);
+      U = Reals(no_init("adex_U"), slots); A = Reals(no_init("adex_A"), slots);
+      conn = Kokkos::View<std::uint8_t*, Mem>(no_init("adex_conn"), slots);
+    }
     win_row = Flags("adex_win_row", blocks * cols); win_I = Reals("adex_win_I", blocks * cols);
     msum = Times("adex_msum", blocks * cols); mcount = Kokkos::View<long long*, Mem>("adex_mcount", blocks * cols);
     chunk_sum = Times("adex_chunk_sum", blocks * chunks);

@@ -1,0 +1,137 @@
+#pragma once
+// The out-of-core synapse pass of the dense AdEx network (a GPU device budget smaller than the synapses): R, u, U, A
+// and the connection flags live in page-locked host memory; each step streams them through the device in chunks of
+// whole row blocks, double-buffered on two execution-space instances, so chunk k+1 is copied in while chunk k
+// computes and chunk k-1 is copied out. The chunk order alternates every step (first to last, then last to first):
+// the chunk a step ends with is still in its device buffer when the next step starts with it, so its copy-in is
+// skipped. Results are bit-identical to the in-core pass (the same kernel over the same rows and blocks).
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+#include <Kokkos_Core.hpp>
+
+#include "backends/execution_instances.hpp"
+#include "models/adex_costa/adex_kernels.hpp"
+#include "models/adex_costa/adex_state.hpp"
+
+namespace kbrain::adex {
+
+template <class Backend, class Real>
+class StreamedSynapses {
+ public:
+  using Exec = typename Backend::execution_space;
+  using Mem = typename Backend::memory_space;
+  using Host = typename Backend::staging_memory_space;
+
+  // Holds st's synapse rows in host memory, streamed in chunks of `chunk_rows` (a multiple of kRowsPerBlock), and
+  // points st's synapse views at the host arrays (device code reads them in place, through unified addressing, for
+  // initialisation and samplers).
+  StreamedSynapses(AdexState<Real, Mem>& st, std::int64_t chunk_rows)
+      : n_post_(st.n_post), rows_(st.rows), chunk_rows_(chunk_rows), instances_(2) {
+    const std::int64_t slots = st.rows * st.n_post, chunk = chunk_rows * st.n_post;
+    auto no_init = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
+    host_R_ = HostReals(no_init("adex_host_R"), slots);
+    host_u_ = HostReals(no_init("adex_host_u"), slots);
+    host_U_ = HostReals(no_init("adex_host_U"), slots);
+    host_A_ = HostReals(no_init("adex_host_A"), slots);
+    host_conn_ = Kokkos::View<std::uint8_t*, Host>(no_init("adex_host_conn"), slots);
+    st.R = Reals(host_R_.data(), slots);
+    st.u = Reals(host_u_.data(), slots);
+    st.U = Reals(host_U_.data(), slots);
+    st.A = Reals(host_A_.data(), slots);
+    st.conn = Kokkos::View<std::uint8_t*, Mem>(host_conn_.data(), slots);
+    for (auto& b : buffers_) {
+      b.R = Reals(no_init("adex_chunk_R"), chunk);
+      b.u = Reals(no_init("adex_chunk_u"), chunk);
+      b.U = Reals(no_init("adex_chunk_U"), chunk);
+      b.A = Reals(no_init("adex_chunk_A"), chunk);
+      b.conn = Kokkos::View<std::uint8_t*, Mem>(no_init("adex_chunk_conn"), chunk);
+    }
+    link_bytes_per_s_ = measure_link();
+  }
+
+  std::int64_t chunks() const { return (rows_ + chunk_rows_ - 1) / chunk_rows_; }
+  std::int64_t chunk_rows() const { return chunk_rows_; }
+  double bytes_moved() const { return bytes_moved_; }
+  double link_bytes_per_s() const { return link_bytes_per_s_; }
+
+  // One step's pass (pass.row_begin / rows: the state's rows); `forward` alternates every step.
+  void run(const SynapsePass<Real, Mem>& pass, bool forward) {
+    Exec().fence();  // the flags and traces the pass reads
+    const std::int64_t count = chunks();
+    for (std::int64_t k = 0; k < count; ++k) {
+      const std::int64_t c = forward ? k : count - 1 - k;
+      const int slot = static_cast<int>((k + first_slot_) % 2);
+      const Exec& exec = instances_[slot];
+      Buffer& buf = buffers_[slot];
+      const std::int64_t first = c * chunk_rows_, rows = std::min(chunk_rows_, rows_ - first);
+      const auto span = std::make_pair(first * n_post_, (first + rows) * n_post_);
+      const auto part = std::make_pair(std::int64_t(0), rows * n_post_);
+      if (resident_[slot] != c) {
+        Kokkos::deep_copy(exec, Kokkos::subview(buf.R, part), Kokkos::subview(host_R_, span));
+        Kokkos::deep_copy(exec, Kokkos::subview(buf.u, part), Kokkos::subview(host_u_, span));
+        Kokkos::deep_copy(exec, Kokkos::subview(buf.U, part), Kokkos::subview(host_U_, span));
+        Kokkos::deep_copy(exec, Kokkos::subview(buf.A, part), Kokkos::subview(host_A_, span));
+        Kokkos::deep_copy(exec, Kokkos::subview(buf.conn, part), Kokkos::subview(host_conn_, span));
+        bytes_moved_ += double(rows * n_post_) * double(4 * sizeof(Real) + 1);
+        resident_[slot] = c;
+      }
+      SynapsePass<Real, Mem> p = pass;
+      p.st.R = buf.R;
+      p.st.u = buf.u;
+      p.st.U = buf.U;
+      p.st.A = buf.A;
+      p.st.conn = buf.conn;
+      p.row_begin = pass.row_begin + first;
+      p.rows = rows;
+      p.block_offset = first / kRowsPerBlock;
+      const std::int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
+      Kokkos::parallel_for("kbrain::adex::synapses_streamed",
+                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, blocks * n_post_), p);
+      // the connection flags never change: only the four values go back
+      Kokkos::deep_copy(exec, Kokkos::subview(host_R_, span), Kokkos::subview(buf.R, part));
+      Kokkos::deep_copy(exec, Kokkos::subview(host_u_, span), Kokkos::subview(buf.u, part));
+      Kokkos::deep_copy(exec, Kokkos::subview(host_U_, span), Kokkos::subview(buf.U, part));
+      Kokkos::deep_copy(exec, Kokkos::subview(host_A_, span), Kokkos::subview(buf.A, part));
+      bytes_moved_ += double(rows * n_post_) * double(4 * sizeof(Real));
+    }
+    first_slot_ = static_cast<int>((count - 1 + first_slot_) % 2);  // the last chunk's buffer starts the next step
+    instances_.fence();
+  }
+
+ private:
+  using Reals = Kokkos::View<Real*, Mem>;
+  using HostReals = Kokkos::View<Real*, Host>;
+  struct Buffer {
+    Reals R, u, U, A;
+    Kokkos::View<std::uint8_t*, Mem> conn;
+  };
+
+  // Page-locked host -> device copy bandwidth of this link (one 256 MiB copy after a warm-up), bytes/s.
+  double measure_link() const {
+    const std::int64_t n = std::int64_t(256) << 20;
+    Kokkos::View<std::uint8_t*, Host> src(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("adex_link_src")), n);
+    Kokkos::View<std::uint8_t*, Mem> dst(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("adex_link_dst")), n);
+    Kokkos::deep_copy(Exec(), dst, src);
+    Exec().fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    Kokkos::deep_copy(Exec(), dst, src);
+    Exec().fence();
+    return double(n) / std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  std::int64_t n_post_, rows_, chunk_rows_;
+  ExecutionInstances<Exec> instances_;
+  HostReals host_R_, host_u_, host_U_, host_A_;
+  Kokkos::View<std::uint8_t*, Host> host_conn_;
+  Buffer buffers_[2];
+  std::int64_t resident_[2] = {-1, -1};
+  int first_slot_ = 0;
+  double bytes_moved_ = 0, link_bytes_per_s_ = 0;
+};
+
+}  // namespace kbrain::adex
