@@ -56,6 +56,32 @@ RunManifestValues read_run_json(const std::filesystem::path& run_json) {
   return out;
 }
 
+// The `mpiexec -n K kbrain run ...` of one point of the scaling table; its output goes to DIR.log.
+std::string scaling_run_command(const std::string& launcher, int k, const std::string& self, const CompareOptions& o,
+                                const std::string& backend, const std::string& precision,
+                                const std::filesystem::path& dir, std::int64_t run_size, double density) {
+  std::string cmd = fmt::format("{} -n {} {} run {} -b {} -p {} -o {} --partition {} --halo-exchange {} --phase-timing",
+                                launcher, k, shell_quote(self), shell_quote(o.experiment), backend, precision,
+                                shell_quote(dir.string()), o.partition, o.halo_exchange);
+  if (run_size > 0) cmd += fmt::format(" --size {}", run_size);
+  if (o.steps > 0) cmd += fmt::format(" --steps {}", o.steps);
+  if (density > 0) cmd += fmt::format(" --density {}", density);
+  return cmd + " > " + shell_quote(dir.string() + ".log") + " 2>&1";
+}
+
+// Each rank's fenced phases of one run (its run.json numbers) as table rows.
+template <class Numbers>
+void append_per_rank(const Numbers& n, std::int64_t size, double density, int k, std::string& md, std::string& csv) {
+  auto get = [&n](const std::string& key) { return n.count(key) ? n.at(key) : 0.0; };
+  for (int q = 0; q < k; ++q) {
+    const std::string p = fmt::format("rank{}_", q);
+    const double rs = get(p + "simulate_s"), rc = get(p + "compute_s"), rw = get(p + "exchange_wait_s");
+    const double re = get(p + "exchange_s"), rf = 100 * get(p + "exchange_fraction");
+    md += fmt::format("| {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} |\n", k, q, rs, rc, rw, re, rf);
+    csv += fmt::format("{},{},{},{},{},{},{},{},{:.2f}\n", size, density, k, q, rs, rc, rw, re, rf);
+  }
+}
+
 }  // namespace
 
 int cmd_compare_ranks(const CompareOptions& o) {
@@ -114,14 +140,8 @@ int cmd_compare_ranks(const CompareOptions& o) {
       if (o.weak) run_size = mesh ? std::llround(double(size) * std::sqrt(double(k))) : size * k;
       const auto dir = out_dir / (density > 0 ? fmt::format("size{}_density{}_ranks{}", run_size, density, k)
                                               : fmt::format("size{}_ranks{}", run_size, k));
-      std::string cmd =
-          fmt::format("{} {} -n {} {} run {} -b {} -p {} -o {} --partition {} --halo-exchange {} --phase-timing",
-                      shell_quote(mpiexec), flags, k, shell_quote(self), shell_quote(o.experiment), backend, precision,
-                      shell_quote(dir.string()), o.partition, o.halo_exchange);
-      if (run_size > 0) cmd += fmt::format(" --size {}", run_size);
-      if (o.steps > 0) cmd += fmt::format(" --steps {}", o.steps);
-      if (density > 0) cmd += fmt::format(" --density {}", density);
-      cmd += " > " + shell_quote((dir.string() + ".log")) + " 2>&1";
+      const std::string cmd = scaling_run_command(shell_quote(mpiexec) + " " + flags, k, self, o, backend, precision, dir,
+                                                  run_size, density);
       fmt::print(stderr, "[compare --ranks] {}\n", cmd);
       const int rc = std::system(cmd.c_str());
       const RunManifestValues manifest = read_run_json(dir / "run.json");
@@ -148,13 +168,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
                          density, k, cells, get("junctions"), steps, get("generate_s"), get("plan_s"), sim,
                          get("compute_s"), wait, 100 * wait / sim, get("halo_values_per_step"), speedup, eff, exch,
                          exch_pct, manifest.halo_exchange);
-      for (int q = 0; q < k; ++q) {
-        const std::string p = fmt::format("rank{}_", q);
-        const double rs = get(p + "simulate_s"), rc = get(p + "compute_s"), rw = get(p + "exchange_wait_s");
-        const double re = get(p + "exchange_s"), rf = 100 * get(p + "exchange_fraction");
-        per_rank_md += fmt::format("| {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} |\n", k, q, rs, rc, rw, re, rf);
-        per_rank_csv += fmt::format("{},{},{},{},{},{},{},{},{:.2f}\n", size, density, k, q, rs, rc, rw, re, rf);
-      }
+      append_per_rank(n, size, density, k, per_rank_md, per_rank_csv);
     }
     md += "\nPer rank (fenced phases):\n\n" + per_rank_md;
     md += "\n";
