@@ -17,6 +17,7 @@
 #include "models/adex_costa/adex_kernels.hpp"
 #include "models/adex_costa/adex_plan.hpp"
 #include "models/adex_costa/adex_reader.hpp"
+#include "models/adex_costa/adex_reduce.hpp"
 #include "models/adex_costa/adex_streaming.hpp"
 #include "models/common/device_sampler.hpp"
 #include "models/runtime/run_request.hpp"

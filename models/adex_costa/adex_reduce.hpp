@@ -1,0 +1,110 @@
+#pragma once
+// The end of a dense AdEx step (adex_kernels.hpp has the rest): the m̄ summands' fixed-order tree (6) and each
+// column's current from its winning row (7), in one process and, with the host's part in adex_simulation.hpp, over
+// ranks. Every level sums in index order, so every backend and every rank count performs the same additions.
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include "models/adex_costa/adex_state.hpp"
+
+namespace kbrain::adex {
+
+// 6. The m̄ tree: chunks of columns in order, then the chunks of a block in order, then the blocks in order.
+
+// Sum and count of entries [first, last) of (sums, counts), in index order.
+template <class Sums, class Counts>
+KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t last,
+                                        double& sum, long long& count) {
+  sum = 0;
+  count = 0;
+  for (std::int64_t k = first; k < last; ++k) {
+    sum += sums(k);
+    count += counts(k);
+  }
+}
+
+template <class Real, class Mem>
+struct ChunkSums {
+  AdexState<Real, Mem> st;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
+    const std::int64_t first = c * kColumnsPerChunk;
+    const std::int64_t last = first + kColumnsPerChunk < st.n_post ? first + kColumnsPerChunk : st.n_post;
+    ordered_sum(st.msum, st.mcount, b * st.n_post + first, b * st.n_post + last, st.chunk_sum(k), st.chunk_count(k));
+  }
+};
+
+template <class Real, class Mem>
+struct BlockSums {
+  AdexState<Real, Mem> st;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t b) const {
+    ordered_sum(st.chunk_sum, st.chunk_count, b * st.chunks, (b + 1) * st.chunks, st.block_sum(b), st.block_count(b));
+  }
+};
+
+// One thread: m̄ over every block (in block order) and the step's counts into the totals. With `mean` false (a
+// multi-rank run, whose m̄ the host sums over every rank's blocks) only the totals.
+template <class Real, class Mem>
+struct MeanAndTotals {
+  AdexState<Real, Mem> st;
+  bool mean = true;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t) const {
+    if (mean) {
+      double sum = 0;
+      long long count = 0;
+      ordered_sum(st.block_sum, st.block_count, 0, st.blocks, sum, count);
+      st.mbar(0) = count > 0 ? sum / double(count) : 0.0;
+    }
+    for (int k = 0; k < NUM_STEP_COUNTS; ++k) st.totals(k) += st.step_counts(k);
+  }
+};
+
+// 7. Each column's current from the winner of the highest block that has one (the largest presynaptic index);
+// the column owes the m̄ part if it fired.
+template <class Real, class Mem>
+struct ColumnCurrents {
+  AdexState<Real, Mem> st;
+  bool post_updates;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    for (std::int64_t b = st.blocks - 1; b >= 0; --b)
+      if (st.win_row(b * st.n_post + j) >= 0) {
+        st.I(j) = st.win_I(b * st.n_post + j);
+        break;
+      }
+    st.post_prev(j) = post_updates ? st.post_flag(j) : 0;
+  }
+};
+
+// Multi-rank 7a: this rank's winner of each column (row -1: none), for the exchange.
+template <class Real, class Mem>
+struct LocalWinners {
+  AdexState<Real, Mem> st;
+  Kokkos::View<long long*, Mem> rows;
+  Kokkos::View<double*, Mem> currents;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    rows(j) = -1;
+    currents(j) = 0;
+    for (std::int64_t b = st.blocks - 1; b >= 0; --b)
+      if (st.win_row(b * st.n_post + j) >= 0) {
+        rows(j) = st.win_row(b * st.n_post + j);
+        currents(j) = double(st.win_I(b * st.n_post + j));
+        break;
+      }
+  }
+};
+
+// Multi-rank 7b: the exchanged winners set the currents.
+template <class Real, class Mem>
+struct ApplyWinners {
+  AdexState<Real, Mem> st;
+  Kokkos::View<const long long*, Mem> rows;
+  Kokkos::View<const double*, Mem> currents;
+  bool post_updates;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    if (rows(j) >= 0) st.I(j) = Real(currents(j));
+    st.post_prev(j) = post_updates ? st.post_flag(j) : 0;
+  }
+};
+
+}  // namespace kbrain::adex
