@@ -82,4 +82,14 @@ class DeviceSampler {
   std::vector<std::int64_t> steps_;
 };
 
+// A DeviceSampler that captures from a model's state type directly (the Reader is built from it: Reader{state}).
+template <class Exec, class Real, class Reader, class State>
+class StateSampler : public DeviceSampler<Exec, Real, Reader> {
+  using Base = DeviceSampler<Exec, Real, Reader>;
+
+ public:
+  using Base::Base;
+  void capture(const State& state, std::int64_t step) { Base::capture(Reader{state}, step); }
+};
+
 }  // namespace kbrain

@@ -14,14 +14,7 @@ struct PointStateReader {
 };
 
 template <class Exec, class Real>
-class PointSampler : public DeviceSampler<Exec, Real, PointStateReader<Real, typename Exec::memory_space>> {
-  using Base = DeviceSampler<Exec, Real, PointStateReader<Real, typename Exec::memory_space>>;
-
- public:
-  using Base::Base;
-  void capture(const PointState<Real, typename Exec::memory_space>& state, std::int64_t step) {
-    Base::capture({state}, step);
-  }
-};
+using PointSampler = StateSampler<Exec, Real, PointStateReader<Real, typename Exec::memory_space>,
+                                  PointState<Real, typename Exec::memory_space>>;
 
 }  // namespace kbrain::point

@@ -14,14 +14,7 @@ struct IoStateReader {
 };
 
 template <class Exec, class Real>
-class IoSampler : public DeviceSampler<Exec, Real, IoStateReader<Real, typename Exec::memory_space>> {
-  using Base = DeviceSampler<Exec, Real, IoStateReader<Real, typename Exec::memory_space>>;
-
- public:
-  using Base::Base;
-  void capture(const StateView<Real, typename Exec::memory_space>& state, std::int64_t step) {
-    Base::capture({state}, step);
-  }
-};
+using IoSampler = StateSampler<Exec, Real, IoStateReader<Real, typename Exec::memory_space>,
+                               StateView<Real, typename Exec::memory_space>>;
 
 }  // namespace kbrain::olive
