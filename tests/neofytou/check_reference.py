@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares a kbrain Neofytou dump with the NumPy reference (reference.py) at every step and for every variable.
+"""Compares a kbrain Neofytou dump with the NumPy reference (reference_model.py) at every step, every variable.
 
 usage: check_reference.py KBRAIN_DUMP_DIR [--precision double|float]
   (default precision: the dump's case.json "precision").
@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dump_io  # noqa: E402
-import reference  # noqa: E402
+import reference_model  # noqa: E402
 
 DOUBLE_REL = 1e-12
 DOUBLE_FLOOR = {"V": 1e-9, "VT": 1e-9, "x": 1e-9, "I": 1e-9}  # others: TINY
@@ -66,21 +66,21 @@ def main(argv=None):
     failures = []
 
     params = case.get("parameters", {})
-    unknown = sorted(set(params) - set(reference.PARAMETERS))
+    unknown = sorted(set(params) - set(reference_model.PARAMETERS))
     if unknown:
         failures.append(f"case.json parameters unknown to the reference: {unknown}")
-    missing = sorted(set(reference.PARAMETERS) - set(params))
+    missing = sorted(set(reference_model.PARAMETERS) - set(params))
     if missing:
         print(f"note: case.json lacks {missing}; the reference uses the ModelDB values")
-    differ = {k: (v, reference.PARAMETERS[k]) for k, v in params.items()
-              if k in reference.PARAMETERS and v != reference.PARAMETERS[k]}
+    differ = {k: (v, reference_model.PARAMETERS[k]) for k, v in params.items()
+              if k in reference_model.PARAMETERS and v != reference_model.PARAMETERS[k]}
     if differ:
         print(f"note: parameters differing from ModelDB 184487 (case, ModelDB): {differ}")
 
     conn = dump_io.conn_matrix(case, data)
     print(f"conn: {int(conn.sum())} of {conn.size} slots connected")
     if "connectivity" in case:
-        expect = reference.connectivity(case["connectivity"], n_pre, n_post)
+        expect = reference_model.connectivity(case["connectivity"], n_pre, n_post)
         if not np.array_equal(expect, conn):
             failures.append(f"conn differs from the rule {case['connectivity']!r} in "
                             f"{int((expect != conn).sum())} slots")
@@ -97,7 +97,7 @@ def main(argv=None):
             if np.isnan(post_flags).any():
                 failures.append("post_spike rows missing")
                 return report_fail(failures)
-    res = reference.run_case(case, conn, pre_flags=pre_flags, post_flags=post_flags)
+    res = reference_model.run_case(case, conn, pre_flags=pre_flags, post_flags=post_flags)
 
     # Flags.
     limit = steps  # compare values at steps < limit
