@@ -23,6 +23,7 @@ void define_commands(CLI::App& app, CliCommands& c) {
   c.run_cmd->add_option("--size", run.size, "Override the network size (mesh side or cells), like compare --sizes");
   c.run_cmd->add_option("--density", run.density,
                       "Override the junctions per cell of a uniform or gaussian3d network, like compare --densities");
+  c.run_cmd->add_flag("--no-plots", run.no_plots, "Do not draw the pictures (kbrain plot DIR draws them later)");
   c.run_cmd->add_option("--device-budget", run.device_budget,
                         "Bytes of device memory the run may use ([simulation] device_budget; models that declare it)");
   c.run_cmd->add_option("--partition", run.partition,
@@ -52,6 +53,7 @@ void define_commands(CLI::App& app, CliCommands& c) {
   c.compare_cmd->add_option("--ranks", cmp.ranks,
                       "MPI builds: rank counts, comma-separated; runs `mpiexec -n K kbrain run --phase-timing` for each "
                       "and prints a scaling table and per-rank phases (one backend, one precision)")->delimiter(',');
+  c.compare_cmd->add_flag("--no-plots", cmp.no_plots, "Do not draw the pictures (kbrain plot DIR draws them later)");
   c.compare_cmd->add_flag("--weak", cmp.weak, "With --ranks: --sizes are per rank (weak scaling); default: total (strong)");
   c.compare_cmd->add_option("--partition", cmp.partition, "With --ranks: auto | blocks | tiles | bricks");
   c.compare_cmd->add_option("--halo-exchange", cmp.halo_exchange, "With --ranks: auto | mpi | peer (see run --halo-exchange)")
@@ -69,6 +71,9 @@ void define_commands(CLI::App& app, CliCommands& c) {
   c.accuracy_cmd->add_option("--transient", acc.transient_ms, "Rhythm: ignore the first ms (default 100)");
   c.accuracy_cmd->add_option("--early", acc.early_ms, "Also match the spikes before this time in ms (default 100)");
   c.accuracy_cmd->add_option("--out,-o", acc.out, "Append the markdown table to this file");
+
+  c.plot_cmd = app.add_subcommand("plot", "Draw the pictures of a finished output folder (run or compare) into DIR/plots");
+  c.plot_cmd->add_option("dir", c.plot_dir, "Output folder of kbrain run or kbrain compare")->required();
 
   c.models = app.add_subcommand("models", "List the models: kinds, parameters (unit, bounds, default), variables, options");
 }

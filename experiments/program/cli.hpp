@@ -15,6 +15,8 @@ struct CliCommands {
   CLI::App* compare_cmd = nullptr;
   CLI::App* accuracy_cmd = nullptr;
   CLI::App* models = nullptr;
+  CLI::App* plot_cmd = nullptr;
+  std::string plot_dir;
 };
 
 void define_commands(CLI::App& app, CliCommands& commands);

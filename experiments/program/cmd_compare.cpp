@@ -66,6 +66,7 @@ int cmd_compare(const CompareOptions& o) {
   sweep.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare" : std::filesystem::path(o.out_dir);
   int code = 0;
   with_model(cfg.model, [&](auto tag) { code = compare_experiment<typename decltype(tag)::type>(cfg, sweep); });
+  if (code == 0 && !o.no_plots) draw_pictures(sweep.out_dir);
   return code;
 }
 

@@ -177,6 +177,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
   std::ofstream(out_dir / "compare_ranks.csv") << csv;
   std::ofstream(out_dir / "compare_ranks_per_rank.csv") << per_rank_csv;
   fmt::print("{}", md);
+  if (!o.no_plots) draw_pictures(out_dir);
   return 0;
 }
 

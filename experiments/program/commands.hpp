@@ -2,6 +2,7 @@
 // The subcommands of the `kbrain` CLI. Each returns the process exit code; bad input throws ConfigError
 // (main prints it and exits with 2).
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct RunOptions {
   bool phase_timing = false;       // under mpirun: fence and time every phase of the step (docs/mpi.md)
   std::string halo_exchange = "auto";  // under mpirun: auto | mpi | peer (docs/mpi.md, "Peer exchange")
   double device_budget = -1;       // >= 0: [simulation] device_budget of models that declare it
+  bool no_plots = false;           // skip the pictures (cmd_plot.cpp)
 };
 
 struct CompareOptions {
@@ -32,6 +34,7 @@ struct CompareOptions {
   bool weak = false;               // sizes are per rank (weak scaling) instead of total (strong scaling)
   std::string partition = "auto";
   std::string halo_exchange = "auto";  // with --ranks: passed to every `kbrain run` (auto | mpi | peer)
+  bool no_plots = false;
 };
 
 // `kbrain accuracy` (cortex_hh): methods "fe" | "ee" [+eai][+lut][+tpm] against forward Euler at reference_dt.
@@ -49,6 +52,9 @@ int cmd_run(const RunOptions& o);
 // `kbrain run` under mpirun (experiments/cmd_run_mpi.cpp; an error in builds without MPI).
 int cmd_run_mpi(const RunOptions& o);
 int cmd_compare(const CompareOptions& o);
+// `kbrain plot DIR` and the pictures at the end of run / compare (cmd_plot.cpp).
+int cmd_plot(const std::string& dir);
+void draw_pictures(const std::filesystem::path& dir);
 // `kbrain compare --ranks ...` (experiments/cmd_compare_ranks.cpp).
 int cmd_compare_ranks(const CompareOptions& o);
 

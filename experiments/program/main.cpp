@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     else if (*cli.run_cmd) code = kbrain::cmd_run(cli.run);
     else if (*cli.compare_cmd) code = kbrain::cmd_compare(cli.compare);
     else if (*cli.accuracy_cmd) code = kbrain::cmd_accuracy(cli.accuracy);
+    else if (*cli.plot_cmd) code = kbrain::cmd_plot(cli.plot_dir);
   } catch (const kbrain::ConfigError& e) {
     code = 2;
     error = e.what();

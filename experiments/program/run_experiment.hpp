@@ -26,6 +26,11 @@ RunManifest start_manifest(const ExperimentConfig& cfg, const typename Model::Pl
               {"commit", git_commit()},       {"date", today_iso()},
               {"command", command_line()},    {"kokkos", kokkos_description()}};
   for (const auto& [k, v] : Model::describe(plan)) m.fields[k] = v;
+  for (const ModelSchema& s : Model::schemas())  // the recorded variables' units, for the pictures
+    if (s.kind == cfg.model)
+      for (const auto& v : s.variables)
+        for (const auto& name : plan.trace_var_names)
+          if (v.name == name) m.fields["unit_" + name] = v.unit;
   m.numbers = {{Model::kCells, double(plan.cells)},
                {Model::kConnections, plan.connections},
                {"steps", double(plan.steps)},
@@ -108,6 +113,7 @@ int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Prec
   finish_manifest<Model>(m, plan, r);
   write_manifest(out_dir / "run.json", m);
   print_summary<Model>(cfg, plan, r, backend, precision, out_dir);
+  if (!o.no_plots) draw_pictures(out_dir);
   return 0;
 }
 
