@@ -176,6 +176,16 @@ int cmd_compare_ranks(const CompareOptions& o) {
   std::ofstream(out_dir / "compare_ranks.md") << md;
   std::ofstream(out_dir / "compare_ranks.csv") << csv;
   std::ofstream(out_dir / "compare_ranks_per_rank.csv") << per_rank_csv;
+  auto text = [](std::string v) {  // a JSON string body
+    std::string out;
+    for (char c : v) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+    return out;
+  };
+  std::ofstream(out_dir / "compare_ranks.json")  // what the scaling picture needs besides the CSV
+      << fmt::format("{{\"experiment\": \"{}\", \"scaling\": \"{}\", \"backend\": \"{}\", \"precision\": "
+                     "\"{}\", \"hardware\": \"{}\", \"commit\": \"{}\", \"date\": \"{}\"}}\n",
+                     text(cfg.name), o.weak ? "weak" : "strong", backend, precision,
+                     text(backend_facts(backend).description), git_commit(), today_iso());
   fmt::print("{}", md);
   if (!o.no_plots) draw_pictures(out_dir);
   return 0;

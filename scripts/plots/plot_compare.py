@@ -91,6 +91,9 @@ def rank_scaling(plt, folder, out_dir, record):
         return
     with open(path) as f:
         rows = list(csv.DictReader(f))
+    about_path = os.path.join(folder, "compare_ranks.json")
+    about = json.load(open(about_path)) if os.path.exists(about_path) else {}
+    weak = about.get("scaling") == "weak"
     groups = {}
     for r in rows:
         groups.setdefault((r["size"], r["density"]), []).append((int(r["ranks"]), float(r["simulate_s"])))
@@ -99,18 +102,23 @@ def rank_scaling(plt, folder, out_dir, record):
     for (size, density), pts in sorted(groups.items()):
         pts.sort()
         k1, t1 = pts[0]
-        label = f"size {size}" + (f", density {density}" if float(density) > 0 else "")
+        label = (f"{size} cells{' per rank' if weak else ''}" if int(size) > 0 else "the file's size") + (
+            f", density {density}" if float(density) > 0 else "")
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
-        ax.plot([p[0] for p in pts], [t1 * k1 / p[0] for p in pts], ls="--", color="grey", lw=0.8)
+        ideal = [t1 if weak else t1 * k1 / p[0] for p in pts]
+        ax.plot([p[0] for p in pts], ideal, ls="--", color="grey", lw=0.8)
         data[label] = pts
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     plain_log_ticks(ax)
     ax.set_xlabel("MPI ranks")
-    ax.set_ylabel("simulate s (dashed: ideal strong scaling)")
-    title = "scaling over MPI ranks"
+    ax.set_ylabel(f"simulate s (dashed: ideal {'weak' if weak else 'strong'} scaling)")
+    title = f"{about.get('experiment', 'kbrain')}: {'weak' if weak else 'strong'} scaling over MPI ranks"
     ax.set_title(title)
     ax.legend(fontsize=8)
+    if about:
+        footer(fig, [f"{about['backend']} {about['precision']}: {about['hardware']}",
+                     f"kbrain {about.get('commit', '')}, {about.get('date', '')}"])
     save(fig, out_dir, "rank_scaling", record, "rank_scaling", title, data)
     plt.close(fig)
 
