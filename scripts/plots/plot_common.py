@@ -27,12 +27,15 @@ def footer(fig, lines):
 
 
 def plain_log_ticks(ax, which="both"):
-    """Log axes labelled 0.5, 1, 2, 1000 rather than 5x10^-1 ..."""
-    from matplotlib.ticker import FuncFormatter
+    """Log axes labelled 0.5, 1, 2, 1000 rather than 5x10^-1 ...; an axis spanning less than a decade labels its
+    minor ticks too, so it is never left without numbers."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
     fmt = FuncFormatter(lambda v, _: f"{v:g}")
-    for axis in ((ax.xaxis, ax.yaxis) if which == "both" else (ax.yaxis,) if which == "y" else (ax.xaxis,)):
+    axes = {"both": (ax.xaxis, ax.yaxis), "y": (ax.yaxis,), "x": (ax.xaxis,)}[which]
+    for axis in axes:
+        lo, hi = (ax.get_xlim() if axis is ax.xaxis else ax.get_ylim())
         axis.set_major_formatter(fmt)
-        axis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+        axis.set_minor_formatter(fmt if lo > 0 and hi / lo < 10 else NullFormatter())
 
 
 def write_record(out_dir, record):

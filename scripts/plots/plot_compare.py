@@ -110,6 +110,7 @@ def rank_scaling(plt, folder, out_dir, record):
         data[label] = pts
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    ax.set_xticks(sorted({p[0] for pts in groups.values() for p in pts}))
     plain_log_ticks(ax)
     ax.set_xlabel("MPI ranks")
     ax.set_ylabel(f"simulate s (dashed: ideal {'weak' if weak else 'strong'} scaling)")
