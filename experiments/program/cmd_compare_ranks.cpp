@@ -20,6 +20,7 @@
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
+#include "experiments/program/shell_quote.hpp"
 #include "models/olive/olive_plan.hpp"
 #include "models/registry.hpp"
 #include "kbrain_build_config.hpp"
@@ -27,12 +28,6 @@
 namespace kbrain {
 
 namespace {
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 // What compare reads back from one run's run.json: its numbers (empty unless the run completed) and the halo
 // exchange it used ("halo_exchange": mpi | mpi-staged | peer; "" if absent).

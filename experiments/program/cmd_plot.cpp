@@ -9,25 +9,20 @@
 
 #include "core/config/experiment_config.hpp"
 #include "experiments/program/commands.hpp"
+#include "experiments/program/shell_quote.hpp"
 #include "kbrain_build_config.hpp"
 
 namespace kbrain {
 
 namespace {
 
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 // Exit status of the plotting script: 0 drawn, 2 not an output folder, 77 matplotlib missing, other: failed.
 int run_plot_script(const std::filesystem::path& dir, bool quiet) {
   const char* python = std::getenv("KBRAIN_PYTHON");
   const char* script = std::getenv("KBRAIN_PLOT_SCRIPT");
-  const std::string cmd = fmt::format("{} {} {}{}", quoted(python ? python : KBRAIN_SYSTEM_PYTHON),
-                                      quoted(script ? script : KBRAIN_SOURCE_DIR "/scripts/plots/kbrain_plot.py"),
-                                      quoted(dir.string()), quiet ? " > /dev/null" : "");
+  const std::string cmd = fmt::format("{} {} {}{}", shell_quote(python ? python : KBRAIN_SYSTEM_PYTHON),
+                                      shell_quote(script ? script : KBRAIN_SOURCE_DIR "/scripts/plots/kbrain_plot.py"),
+                                      shell_quote(dir.string()), quiet ? " > /dev/null" : "");
   const int rc = std::system(cmd.c_str());
   return rc == -1 ? 1 : WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
 }
