@@ -13,6 +13,7 @@
 
 #include "core/kokkos_compat.hpp"
 #include "core/rng/counter_rng.hpp"
+#include "models/adex_costa/adex_connectivity.hpp"
 #include "models/adex_costa/adex_parameters.hpp"
 #include "models/adex_costa/adex_state.hpp"
 
@@ -290,12 +291,12 @@ template <class Real, class Mem>
 struct SynapseInit {
   AdexState<Real, Mem> st;
   Kokkos::View<const Real*, Mem> profile_U, profile_A;
-  int rule;  // 0 all, 1 post even, 2 pre even, 3 both even, 4 conn already uploaded
+  Connectivity connectivity;  // File: the flags are already uploaded
+  Parity parity;
   std::int64_t row_begin;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t id) const {
     const std::int64_t row = id / st.n_post, i = row_begin + row, j = id - row * st.n_post;
-    if (rule != 4)
-      st.conn(id) = rule == 0 ? 1 : rule == 1 ? (j % 2 == 0) : rule == 2 ? (i % 2 == 0) : (i % 2 == 0 && j % 2 == 0);
+    if (connectivity != Connectivity::File) st.conn(id) = connected_by_rule(connectivity, parity, i, j) ? 1 : 0;
     st.U(id) = profile_U(i % 100);
     st.A(id) = profile_A(i % 100);
     st.R(id) = Real(1);

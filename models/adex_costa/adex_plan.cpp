@@ -29,13 +29,8 @@ const char* to_string(Pattern p) {
 }
 
 bool AdexPlan::connected(std::int64_t i, std::int64_t j) const {
-  switch (connectivity) {
-    case Connectivity::All: return true;
-    case Connectivity::Half:
-      return parity == Parity::PostEven ? j % 2 == 0 : parity == Parity::PreEven ? i % 2 == 0 : (i % 2 == 0 && j % 2 == 0);
-    case Connectivity::File: return conn[static_cast<std::size_t>(i * n_post + j)] != 0;
-  }
-  return false;
+  return connectivity == Connectivity::File ? conn[static_cast<std::size_t>(i * n_post + j)] != 0
+                                            : connected_by_rule(connectivity, parity, i, j);
 }
 
 double AdexPlan::position_at(std::int64_t step) const {

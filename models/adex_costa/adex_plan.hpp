@@ -9,14 +9,13 @@
 #include <vector>
 
 #include "core/config/experiment_config.hpp"
+#include "models/adex_costa/adex_connectivity.hpp"
 #include "models/adex_costa/adex_exchange.hpp"
 #include "models/adex_costa/adex_parameters.hpp"
 #include "models/runtime/run_plan.hpp"
 
 namespace kbrain::adex {
 
-enum class Connectivity { All, Half, File };
-enum class Parity { PostEven, PreEven, BothEven };
 enum class PostEvents { Model, Imposed, None };
 enum class Pattern { All, Even, Model, PoissonGaussian, File };
 

@@ -151,17 +151,14 @@ class AdexSimulation {
     }
     Kokkos::deep_copy(profile_U, hu);
     Kokkos::deep_copy(profile_A, ha);
-    int rule = 0;
     if (plan_.connectivity == Connectivity::File) {
       Kokkos::View<const std::uint8_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
           plan_.conn.data() + st_.row_begin * plan_.n_post, static_cast<std::size_t>(st_.rows * plan_.n_post));
       Kokkos::deep_copy(st_.conn, host);
-      rule = 4;
-    } else if (plan_.connectivity == Connectivity::Half) {
-      rule = plan_.parity == Parity::PostEven ? 1 : plan_.parity == Parity::PreEven ? 2 : 3;
     }
     Kokkos::parallel_for("kbrain::adex::init", range(st_.rows * plan_.n_post),
-                         SynapseInit<Real, Mem>{st_, profile_U, profile_A, rule, st_.row_begin});
+                         SynapseInit<Real, Mem>{st_, profile_U, profile_A, plan_.connectivity, plan_.parity,
+                                                 st_.row_begin});
     if (plan_.pattern == Pattern::File) {
       spike_sources_ = Kokkos::View<std::int32_t*, Mem>("adex_spike_sources", std::max<std::size_t>(1, plan_.spike_sources.size()));
       auto host = Kokkos::create_mirror_view(spike_sources_);
