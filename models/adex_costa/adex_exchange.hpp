@@ -17,10 +17,10 @@ class AdexExchange {
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
   // Every rank passes its own blocks' sums and counts; all_* receive every block's, in block order.
-  virtual void gather_blocks(const std::vector<double>& sums, const std::vector<long long>& counts,
+  virtual void gather_blocks(const double* sums, const long long* counts, std::int64_t blocks,
                              std::vector<double>& all_sums, std::vector<long long>& all_counts) = 0;
-  // Per column: rows[j] = the largest winning row over all ranks (-1: none), currents[j] its current.
-  virtual void reduce_winners(std::vector<long long>& rows, std::vector<double>& currents) = 0;
+  // In place, per column: rows[j] = the largest winning row over all ranks (-1: none), currents[j] its current.
+  virtual void reduce_winners(long long* rows, double* currents, std::int64_t columns) = 0;
 };
 
 // The rows of rank `rank` of `ranks`: whole blocks, as even as blocks allow. {first row, rows}.

@@ -29,31 +29,31 @@ class MpiAdexExchange final : public AdexExchange {
   int rank() const override { return rank_; }
   int ranks() const override { return ranks_; }
 
-  void gather_blocks(const std::vector<double>& sums, const std::vector<long long>& counts,
-                     std::vector<double>& all_sums, std::vector<long long>& all_counts) override {
-    const int mine = static_cast<int>(sums.size());
-    std::vector<int> sizes(ranks_), offsets(ranks_, 0);
-    MPI_Allgather(&mine, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm_);
-    for (int r = 1; r < ranks_; ++r) offsets[r] = offsets[r - 1] + sizes[r - 1];
-    const int total = offsets[ranks_ - 1] + sizes[ranks_ - 1];
+  void gather_blocks(const double* sums, const long long* counts, std::int64_t blocks, std::vector<double>& all_sums,
+                     std::vector<long long>& all_counts) override {
+    const int mine = static_cast<int>(blocks);
+    sizes_.resize(ranks_);
+    offsets_.assign(ranks_, 0);
+    MPI_Allgather(&mine, 1, MPI_INT, sizes_.data(), 1, MPI_INT, comm_);
+    for (int r = 1; r < ranks_; ++r) offsets_[r] = offsets_[r - 1] + sizes_[r - 1];
+    const int total = offsets_[ranks_ - 1] + sizes_[ranks_ - 1];
     all_sums.resize(static_cast<std::size_t>(total));
     all_counts.resize(static_cast<std::size_t>(total));
-    MPI_Allgatherv(sums.data(), mine, MPI_DOUBLE, all_sums.data(), sizes.data(), offsets.data(), MPI_DOUBLE, comm_);
-    MPI_Allgatherv(counts.data(), mine, MPI_LONG_LONG, all_counts.data(), sizes.data(), offsets.data(), MPI_LONG_LONG,
-                   comm_);
+    MPI_Allgatherv(sums, mine, MPI_DOUBLE, all_sums.data(), sizes_.data(), offsets_.data(), MPI_DOUBLE, comm_);
+    MPI_Allgatherv(counts, mine, MPI_LONG_LONG, all_counts.data(), sizes_.data(), offsets_.data(), MPI_LONG_LONG, comm_);
   }
 
   // (row, current) pairs as two doubles: rows below 2^53 are exact in a double.
-  void reduce_winners(std::vector<long long>& rows, std::vector<double>& currents) override {
-    std::vector<double> pairs(2 * rows.size());
-    for (std::size_t j = 0; j < rows.size(); ++j) {
-      pairs[2 * j] = double(rows[j]);
-      pairs[2 * j + 1] = currents[j];
+  void reduce_winners(long long* rows, double* currents, std::int64_t columns) override {
+    pairs_.resize(2 * static_cast<std::size_t>(columns));
+    for (std::int64_t j = 0; j < columns; ++j) {
+      pairs_[2 * j] = double(rows[j]);
+      pairs_[2 * j + 1] = currents[j];
     }
-    MPI_Allreduce(MPI_IN_PLACE, pairs.data(), static_cast<int>(rows.size()), pair_, op_, comm_);
-    for (std::size_t j = 0; j < rows.size(); ++j) {
-      rows[j] = static_cast<long long>(pairs[2 * j]);
-      currents[j] = pairs[2 * j + 1];
+    MPI_Allreduce(MPI_IN_PLACE, pairs_.data(), static_cast<int>(columns), pair_, op_, comm_);
+    for (std::int64_t j = 0; j < columns; ++j) {
+      rows[j] = static_cast<long long>(pairs_[2 * j]);
+      currents[j] = pairs_[2 * j + 1];
     }
   }
 
@@ -72,6 +72,8 @@ class MpiAdexExchange final : public AdexExchange {
   int rank_ = 0, ranks_ = 1;
   MPI_Datatype pair_;
   MPI_Op op_;
+  std::vector<int> sizes_, offsets_;  // reused every step
+  std::vector<double> pairs_;
 };
 
 }  // namespace kbrain::adex

@@ -48,9 +48,13 @@ class AdexSimulation {
     const std::int64_t chunk_rows = plan_memory(rows);  // 0: in-core
     st_.allocate(plan.n_pre, first_row, rows, plan.n_post, plan.mxm, chunk_rows == 0);
     if (chunk_rows > 0) streamed_.emplace(st_, chunk_rows);
-    if (plan.exchange) {
+    if (plan.exchange) {  // the exchange's device and host buffers, allocated once
       winner_rows_ = Kokkos::View<long long*, Mem>("adex_winner_rows", plan.n_post);
       winner_currents_ = Kokkos::View<double*, Mem>("adex_winner_currents", plan.n_post);
+      winner_rows_host_ = Kokkos::create_mirror(Kokkos::HostSpace(), winner_rows_);
+      winner_currents_host_ = Kokkos::create_mirror(Kokkos::HostSpace(), winner_currents_);
+      block_sum_host_ = Kokkos::create_mirror(Kokkos::HostSpace(), st_.block_sum);
+      block_count_host_ = Kokkos::create_mirror(Kokkos::HostSpace(), st_.block_count);
     }
     initialise();
     if (request.write_spikes) {
@@ -79,7 +83,6 @@ class AdexSimulation {
     const double t = double(n) * plan_.dt_ms;
     const std::int64_t rows = plan_.n_pre, cols = plan_.n_post;  // every row's flags and traces; own rows' synapses
     const bool post_updates = plan_.post_events != PostEvents::None;
-    auto range = [](std::int64_t count) { return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count); };
     Kokkos::parallel_for("kbrain::adex::neurons", range(cols), NeuronStep<Real, Mem>{st_, p_});
     flags(n);
     Kokkos::parallel_reduce("kbrain::adex::count", range(std::max(rows, cols)), CountFlags<Real, Mem>{NUM_STEP_COUNTS, st_, post_updates},
@@ -139,7 +142,6 @@ class AdexSimulation {
 
  private:
   void initialise() {
-    auto range = [](std::int64_t count) { return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count); };
     Kokkos::deep_copy(st_.V, Real(plan_.params.EL));
     Kokkos::deep_copy(st_.VT, Real(plan_.params.VTrest));
     Kokkos::View<Real*, Mem> profile_U("adex_profile_U", 100), profile_A("adex_profile_A", 100);
@@ -193,35 +195,31 @@ class AdexSimulation {
   // A multi-rank step's end: m̄ summed on the host over every rank's blocks in block order (the same additions as
   // MeanAndTotals in one process), the columns' winners reduced over the ranks.
   void exchange_step(bool post_updates) {
-    auto range = [](std::int64_t count) { return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count); };
     Kokkos::parallel_for("kbrain::adex::totals", range(1), MeanAndTotals<Real, Mem>{st_, false});
     Kokkos::parallel_for("kbrain::adex::local_winners", range(plan_.n_post),
                          LocalWinners<Real, Mem>{st_, winner_rows_, winner_currents_});
-    auto sums = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st_.block_sum);
-    auto counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st_.block_count);
-    std::vector<double> mine(sums.data(), sums.data() + st_.blocks), all_sums;
-    std::vector<long long> mine_counts(counts.data(), counts.data() + st_.blocks), all_counts;
-    plan_.exchange->gather_blocks(mine, mine_counts, all_sums, all_counts);
+    Kokkos::deep_copy(block_sum_host_, st_.block_sum);
+    Kokkos::deep_copy(block_count_host_, st_.block_count);
+    plan_.exchange->gather_blocks(block_sum_host_.data(), block_count_host_.data(), st_.blocks, all_sums_, all_counts_);
     double sum = 0;
     long long count = 0;
-    for (std::size_t b = 0; b < all_sums.size(); ++b) {
-      sum += all_sums[b];
-      count += all_counts[b];
-    }
+    using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+    const auto blocks = std::int64_t(all_sums_.size());
+    ordered_sum(Kokkos::View<const double*, Kokkos::HostSpace, Unmanaged>(all_sums_.data(), blocks),
+                Kokkos::View<const long long*, Kokkos::HostSpace, Unmanaged>(all_counts_.data(), blocks), 0, blocks,
+                sum, count);
     Kokkos::deep_copy(st_.mbar, count > 0 ? sum / double(count) : 0.0);
-    auto rows_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), winner_rows_);
-    auto currents_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), winner_currents_);
-    std::vector<long long> rows(rows_host.data(), rows_host.data() + plan_.n_post);
-    std::vector<double> currents(currents_host.data(), currents_host.data() + plan_.n_post);
-    plan_.exchange->reduce_winners(rows, currents);
-    for (std::int64_t j = 0; j < plan_.n_post; ++j) {
-      rows_host(j) = rows[static_cast<std::size_t>(j)];
-      currents_host(j) = currents[static_cast<std::size_t>(j)];
-    }
-    Kokkos::deep_copy(winner_rows_, rows_host);
-    Kokkos::deep_copy(winner_currents_, currents_host);
+    Kokkos::deep_copy(winner_rows_host_, winner_rows_);
+    Kokkos::deep_copy(winner_currents_host_, winner_currents_);
+    plan_.exchange->reduce_winners(winner_rows_host_.data(), winner_currents_host_.data(), plan_.n_post);
+    Kokkos::deep_copy(winner_rows_, winner_rows_host_);
+    Kokkos::deep_copy(winner_currents_, winner_currents_host_);
     Kokkos::parallel_for("kbrain::adex::apply_winners", range(plan_.n_post),
                          ApplyWinners<Real, Mem>{st_, winner_rows_, winner_currents_, post_updates});
+  }
+
+  static Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(std::int64_t count) {
+    return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count);
   }
 
   static FlagSource pattern_source(Pattern p) {
@@ -236,7 +234,6 @@ class AdexSimulation {
   }
 
   void flags(std::int64_t n) {
-    auto range = [](std::int64_t count) { return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count); };
     const FlagSource rows = pattern_source(plan_.pattern);
     Kokkos::parallel_for("kbrain::adex::row_flags", range(plan_.n_pre),
                          RowFlags<Real, Mem>{st_, rows, n, plan_.seed, plan_.position_at(n), plan_.radius,
@@ -261,8 +258,13 @@ class AdexSimulation {
   std::int64_t steps_ = 0;
   Kokkos::View<std::int32_t*, Mem> spike_sources_;
   std::optional<StreamedSynapses<Backend, Real>> streamed_;  // out-of-core runs
-  Kokkos::View<long long*, Mem> winner_rows_;  // multi-rank: the columns' winners for the exchange
+  // multi-rank: the columns' winners and the blocks' m̄ partial sums, on the device and on the host for the exchange
+  Kokkos::View<long long*, Mem> winner_rows_;
   Kokkos::View<double*, Mem> winner_currents_;
+  typename Kokkos::View<long long*, Mem>::HostMirror winner_rows_host_, block_count_host_;
+  typename Kokkos::View<double*, Mem>::HostMirror winner_currents_host_, block_sum_host_;
+  std::vector<double> all_sums_;
+  std::vector<long long> all_counts_;
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem> ring_;
   std::int64_t ring_slots_ = 0, ring_used_ = 0;
   std::vector<std::int64_t> ring_steps_;
