@@ -20,13 +20,11 @@ struct AdexCostaParams {
 
 // The initial U and A of presynaptic row `i`: the Gaussian profile of the original 100 inputs, centred on input 25;
 // larger networks repeat it with the row index modulo 100 (the study does not say; docs/models/adex-costa.md).
-inline double initial_U(const AdexCostaParams& p, long long i) {
+inline double row_profile(long long i, double width, double lo, double hi) {
   const double k = double(i % 100 + 1) - 25.0;
-  return std::exp(-k * k / (2.0 * 5.0 * 5.0)) * (p.Umax - p.Umin) + p.Umin;
+  return std::exp(-k * k / (2.0 * width * width)) * (hi - lo) + lo;
 }
-inline double initial_A(const AdexCostaParams& p, long long i) {
-  const double k = double(i % 100 + 1) - 25.0;
-  return std::exp(-k * k / (2.0 * 8.0 * 8.0)) * (p.Amax - p.Amin) + p.Amin;
-}
+inline double initial_U(const AdexCostaParams& p, long long i) { return row_profile(i, 5.0, p.Umin, p.Umax); }
+inline double initial_A(const AdexCostaParams& p, long long i) { return row_profile(i, 8.0, p.Amin, p.Amax); }
 
 }  // namespace kbrain::adex
