@@ -263,11 +263,17 @@ void read_published(TableReader& t, CompareConfig& c) {
   t.reject_unknown_keys();
 }
 
-void read_compare(TableReader& root, ExperimentConfig& cfg) {
+void read_compare(TableReader& root, ExperimentConfig& cfg, const ModelSchema& schema) {
   std::optional<TableReader> table = root.get_table("compare");
   if (!table) return;
   CompareConfig& c = cfg.compare;
   if (auto backends = read_choice_list(*table, "backends", kBackends)) c.backends = *backends;
+  if (table->has("variants") && schema.variant_choices().empty())
+    table->fail("variants", fmt::format("cannot be used with model.kind = \"{}\": the model has no variants", schema.kind));
+  if (auto variants = read_choice_list(*table, "variants", schema.variant_choices())) {
+    if (variants->empty()) table->fail("variants", "must list at least one value of " + schema.variant_setting);
+    c.variants = *variants;
+  }
   const bool mesh = !cfg.declared_family() && cfg.network.type == "mesh2d";
   const bool sized = mesh || cfg.network.type == "all_to_all" || cfg.network.generated() || cfg.declared_family();
   if (table->has("sizes") && !sized)
@@ -364,13 +370,13 @@ ExperimentConfig parse_experiment(const std::string& toml_text, const std::files
   } else if (cfg.declared_family()) {
     config_detail::read_declared_tables(root, schema, cfg, base_dir);
     read_record(root, cfg, schema);
-    read_compare(root, cfg);
+    read_compare(root, cfg, schema);
   } else {
     read_network(root, cfg, base_dir);
     read_cells(root, cfg, base_dir);
     read_stimulus(root, cfg, base_dir);
     read_record(root, cfg, schema);
-    read_compare(root, cfg);
+    read_compare(root, cfg, schema);
   }
   root.reject_unknown_keys();
   return cfg;

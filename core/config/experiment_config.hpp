@@ -77,6 +77,7 @@ struct CompareConfig {
   std::vector<std::string> backends;                 // empty => all compiled-in
   std::vector<std::int64_t> sizes;                   // mesh2d: side lengths (rows = cols = size); others: cells
   std::vector<double> densities;                     // uniform, gaussian3d: network.density values to sweep
+  std::vector<std::string> variants;                 // values of the model's variant_setting to sweep (empty: the file's)
   std::int64_t max_slow_cell_steps = 2'000'000'000;  // serial budget: fewer steps beyond it (table says so)
   std::int64_t probe_cells = 16;                     // cells whose V_axon is compared against serial double
   std::vector<std::string> precisions = {"float", "double"};

@@ -56,6 +56,13 @@ const ParameterInfo* ModelSchema::parameter(const std::string& name) const {
 }
 const ModelOption* ModelSchema::option(const std::string& key) const { return find_by(options, &ModelOption::key, key); }
 std::vector<std::string> ModelSchema::parameter_names() const { return names_of(parameters, &ParameterInfo::name); }
+std::vector<std::string> ModelSchema::variant_choices() const {
+  for (const TableSpec& t : tables)
+    for (const SettingSpec& s : t.settings)
+      if (t.name + "." + s.key == variant_setting && s.kind == SettingSpec::Kind::Choice) return s.choices;
+  return {};
+}
+
 std::vector<std::string> ModelSchema::variable_names() const { return names_of(variables, &VariableInfo::name); }
 
 const ModelSchema* ModelCatalog::find(const std::string& kind) const {

@@ -57,11 +57,15 @@ struct ModelSchema {
   std::vector<std::string> synapses;         // model.synapse choices (spiking models)
   std::vector<ModelOption> options;          // [simulation] keys of this model
   std::vector<TableSpec> tables;             // family model_tables: the model's own tables (and [simulation] keys)
+  // A Choice key of `tables` ("table.key") whose values `[compare] variants` may sweep, e.g. two implementations of
+  // one stage compared in one table; empty: the model has no variants.
+  std::string variant_setting;
 
   const ParameterInfo* parameter(const std::string& name) const;
   const ModelOption* option(const std::string& key) const;
   std::vector<std::string> parameter_names() const;
   std::vector<std::string> variable_names() const;
+  std::vector<std::string> variant_choices() const;  // the choices of variant_setting; empty: no variants
 };
 
 // Every model kind this build knows, for config validation and `kbrain models`.

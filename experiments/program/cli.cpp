@@ -46,6 +46,10 @@ void define_commands(CLI::App& app, CliCommands& c) {
                       "Junctions per cell of uniform/gaussian3d networks, comma-separated (default: the file's "
                       "compare.densities, else its network.density; with --ranks: its network.density)")
       ->delimiter(',');
+  c.compare_cmd->add_option("--variants", cmp.variants,
+                      "Values of the model's variant setting to compare in one table, comma-separated (default: the "
+                      "file's compare.variants; `kbrain models` names each model's variant setting)")
+      ->delimiter(',');
   c.compare_cmd->add_option("--steps,-n", cmp.steps, "Override the number of steps");
   c.compare_cmd->add_option("--max-slow-cell-steps", cmp.max_slow_cell_steps,
                       "Serial budget in mesh-equivalent cell-steps (cells x steps x max(1, junctions/cell / 8); x threads for OpenMP); beyond it fewer steps run");

@@ -27,6 +27,7 @@ struct CompareOptions {
   std::vector<std::string> backends, precisions;
   std::vector<std::int64_t> sizes;
   std::vector<double> densities;   // uniform/gaussian3d: overrides the file's compare.densities
+  std::vector<std::string> variants;  // values of the model's variant setting (overrides compare.variants)
   std::int64_t steps = 0;
   std::int64_t max_slow_cell_steps = 0;
   // Ranks axis (MPI builds, docs/mpi.md): re-launches `mpiexec -n K kbrain run` for each K and tabulates scaling.

@@ -26,6 +26,7 @@ struct CompareSweep {
   std::vector<Precision> precisions;
   std::vector<std::int64_t> sizes;    // 0: the file's
   std::vector<double> densities;      // 0: the file's
+  std::vector<std::string> variants;  // "": the file's value of the model's variant setting
   std::int64_t steps = 0;             // 0: the file's
   std::int64_t budget = 0;            // slow-backend budget in mesh-equivalent cell-steps
   std::filesystem::path out_dir;
@@ -88,41 +89,42 @@ int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
   if (!cfg.compare.published.empty()) table.hardware.emplace_back("study s", cfg.compare.published_hardware);
 
   for (const double density : sweep.densities)
-    for (const std::int64_t size : sweep.sizes) {
-      const typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{size, density, sweep.steps});
-      table.dt_ms = plan.dt_ms;
-      if (table.columns.empty()) table.columns = compare_columns<Model>(plan);
-      RunRequest request;
-      request.probe_cells = Model::probe_cells(plan);
-      request.probe_every = Model::kProbeEvery;
-      request.keep_spikes = true;
-      fmt::print(stderr, "[compare] {} {} ({}), {:.0f} {}\n", plan.cells, Model::kCells, plan.size_label,
-                 plan.connections, Model::kConnections);
-      auto steps_for = [&](const std::string& b) {
-        return budget_steps(backend_facts(b), static_cast<std::int64_t>(plan.work_per_step), plan.steps, sweep.budget);
-      };
-      typename Model::Plan ref_plan = plan;
-      ref_plan.steps = steps_for(ref_backend);
-      const RunResult ref = run_on<Model>(ref_plan, ref_backend, Precision::Double, request);
-      for (const auto& b : sweep.backends)
-        for (const Precision prec : sweep.precisions) {
-          const bool is_reference = b == ref_backend && prec == Precision::Double;
-          RunResult r;
-          if (is_reference) {
-            r = ref;
-          } else {
-            typename Model::Plan p = plan;
-            p.steps = steps_for(b);
-            r = run_on<Model>(p, b, prec, request);
+    for (const std::int64_t size : sweep.sizes)
+      for (const std::string& variant : sweep.variants) {
+        const typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{size, density, sweep.steps, variant});
+        table.dt_ms = plan.dt_ms;
+        if (table.columns.empty()) table.columns = compare_columns<Model>(plan);
+        RunRequest request;
+        request.probe_cells = Model::probe_cells(plan);
+        request.probe_every = Model::kProbeEvery;
+        request.keep_spikes = true;
+        fmt::print(stderr, "[compare] {} {} ({}), {:.0f} {}\n", plan.cells, Model::kCells, plan.size_label,
+                   plan.connections, Model::kConnections);
+        auto steps_for = [&](const std::string& b) {
+          return budget_steps(backend_facts(b), static_cast<std::int64_t>(plan.work_per_step), plan.steps, sweep.budget);
+        };
+        typename Model::Plan ref_plan = plan;
+        ref_plan.steps = steps_for(ref_backend);
+        const RunResult ref = run_on<Model>(ref_plan, ref_backend, Precision::Double, request);
+        for (const auto& b : sweep.backends)
+          for (const Precision prec : sweep.precisions) {
+            const bool is_reference = b == ref_backend && prec == Precision::Double;
+            RunResult r;
+            if (is_reference) {
+              r = ref;
+            } else {
+              typename Model::Plan p = plan;
+              p.steps = steps_for(b);
+              r = run_on<Model>(p, b, prec, request);
+            }
+            ComparisonTableRow row = compare_row<Model>(plan, density, request, r, ref, is_reference);
+            if (ref_backend != "serial") row.note += (row.note.empty() ? "" : "; ") + ("reference: " + ref_backend + " double");
+            fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} ns/cell-step\n", b, to_string(prec), r.steps,
+                       r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps)));
+            table.rows.push_back(std::move(row));
+            save_comparison(sweep.out_dir, table, false);
           }
-          ComparisonTableRow row = compare_row<Model>(plan, density, request, r, ref, is_reference);
-          if (ref_backend != "serial") row.note += (row.note.empty() ? "" : "; ") + ("reference: " + ref_backend + " double");
-          fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} ns/cell-step\n", b, to_string(prec), r.steps,
-                     r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps)));
-          table.rows.push_back(std::move(row));
-          save_comparison(sweep.out_dir, table, false);
-        }
-    }
+      }
   publish_comparison(sweep.out_dir, table);
   return 0;
 }

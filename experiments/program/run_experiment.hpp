@@ -51,6 +51,7 @@ void finish_manifest(RunManifest& m, const typename Model::Plan& plan, const Run
   m.numbers["wall_s_per_bio_s"] = r.simulate_s / bio_s;
   m.numbers["spikes"] = double(r.spikes);
   for (const auto& [k, v] : r.figures) m.numbers[k + "_per_s"] = v / r.simulate_s;
+  for (const auto& [k, v] : r.values) m.numbers[k] = v;
   for (const auto& p : r.populations) {
     m.numbers["rate_hz_" + p.name] = p.rate_hz;
     m.numbers["isi_cv_" + p.name] = p.isi_cv;
@@ -72,6 +73,7 @@ void print_summary(const ExperimentConfig& cfg, const typename Model::Plan& plan
              plan.network_build_s, r.setup_s, r.simulate_s, r.simulate_s * 1e9 / (double(plan.cells) * r.steps),
              r.simulate_s / bio_s, r.output_s);
   for (const auto& [k, v] : r.figures) fmt::print("  {}: {:.3e} per s\n", k, v / r.simulate_s);
+  for (const auto& [k, v] : r.values) fmt::print("  {}: {:.6g}\n", k, v);
   for (const auto& p : r.populations)
     fmt::print("  {:<4} {:>7} neurons  {:8.3f} Hz  ISI CV {:.3f}\n", p.name, p.neurons, p.rate_hz, p.isi_cv);
   if (!r.strategy.empty()) fmt::print("  {}: {}\n", Model::kStrategy, r.strategy);

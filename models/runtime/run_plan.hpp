@@ -15,6 +15,7 @@ struct PlanRequest {
   std::int64_t size = 0;     // > 0: network size (mesh side or cells/neurons)
   double density = 0;        // > 0: connections per cell (generated networks)
   std::int64_t steps = 0;    // > 0: steps instead of the file's
+  std::string variant;       // non-empty: the value of the model's variant_setting (compare.variants)
 };
 
 struct RunPlan {

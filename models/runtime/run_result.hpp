@@ -20,11 +20,17 @@ struct RunResult {
   std::int64_t device_bytes = 0;
   double connections = 0;            // as built (a generated network: its actual count)
   std::string strategy;              // how the model ran, e.g. the gap kernel ("mesh, 2 steps per launch")
-  std::vector<std::pair<std::string, double>> figures;  // model figures: "synaptic_events", ...
+  std::vector<std::pair<std::string, double>> figures;  // model counts: "synaptic_events", ... (run.json: per s)
+  std::vector<std::pair<std::string, double>> values;   // model values reported as they are: totals, digests, times
   std::vector<spiking::PopulationStats> populations;     // spiking networks
 
   double figure(const std::string& name, double fallback = 0) const {
     for (const auto& [k, v] : figures)
+      if (k == name) return v;
+    return fallback;
+  }
+  double value(const std::string& name, double fallback = 0) const {
+    for (const auto& [k, v] : values)
       if (k == name) return v;
     return fallback;
   }

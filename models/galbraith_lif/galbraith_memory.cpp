@@ -1,0 +1,52 @@
+// The host side of a Galbraith run: the memory check before allocation, the spike-count file and digest.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <stdexcept>
+
+#include "models/galbraith_lif/galbraith_simulation.hpp"
+
+namespace kbrain::galbraith {
+
+void require_memory(const GalbraithPlan& plan, std::int64_t real_bytes, std::uint64_t available, const std::string& device) {
+  const std::int64_t needed = kbrain_layout_bytes(plan.neurons(), plan.synapses(), plan.taps(), plan.update, real_bytes);
+  if (available == 0 || std::uint64_t(needed) <= available) return;
+  throw std::runtime_error(fmt::format(
+      "the {} network of {} neurons and {} synapses ({} synapse update, L = {} taps) needs {} bytes ({:.2f} GiB) but "
+      "{} has {} bytes ({:.2f} GiB) free; the study's layout (Table 4.2: 50 N + 24 S + 4 L (N + S) + 4 N) would need "
+      "{} bytes; run fewer neurons or synapses, the event-driven update, or on a backend with more memory",
+      to_string(plan.topology), plan.neurons(), plan.synapses(), to_string(plan.update), plan.taps(), needed,
+      double(needed) / 1073741824.0, device, available, double(available) / 1073741824.0,
+      study_layout_bytes(plan.neurons(), plan.synapses(), plan.taps())));
+}
+
+void write_spike_counts(const std::filesystem::path& file, const std::vector<std::int32_t>& counts) {
+  const std::filesystem::path temporary = file.string() + ".partial";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the spike counts", file.string()));
+    std::string text = "neuron,count\n";
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      text += fmt::format("{},{}\n", i, counts[i]);
+      if (text.size() > (1 << 20)) {
+        out << text;
+        text.clear();
+      }
+    }
+    out << text;
+    if (!out) throw std::runtime_error(fmt::format("{}: writing the spike counts failed", file.string()));
+  }
+  std::filesystem::rename(temporary, file);
+}
+
+double count_digest(const std::vector<std::int32_t>& counts) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the counts' bytes
+  for (const std::int32_t c : counts)
+    for (int b = 0; b < 4; ++b) {
+      h ^= (static_cast<std::uint32_t>(c) >> (8 * b)) & 0xffu;
+      h *= 1099511628211ull;
+    }
+  return double(h >> 11);
+}
+
+}  // namespace kbrain::galbraith

@@ -1,0 +1,148 @@
+#include "models/galbraith_lif/galbraith_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/timing/stopwatch.hpp"
+#include "models/galbraith_lif/galbraith_schema.hpp"
+
+namespace kbrain::galbraith {
+
+const char* to_string(SynapseUpdate u) { return u == SynapseUpdate::Event ? "event" : "agent"; }
+
+std::int64_t study_layout_bytes(std::int64_t neurons, std::int64_t synapses, std::int64_t taps) {
+  return 50 * neurons + 24 * synapses + 4 * taps * (neurons + synapses) + 4 * neurons;
+}
+
+std::int64_t kbrain_layout_bytes(std::int64_t n, std::int64_t s, std::int64_t taps, SynapseUpdate update,
+                                 std::int64_t real) {
+  // V, J_stim (Real), refractory end, spike count (int32); offsets (int64); source (int32) and weight per synapse;
+  // the filter; then the variant's buffers (galbraith_state.hpp): event: spike flags of two steps and the PSC
+  // buffer per neuron; agent: axon and spike flags, J_spike and J_stim, a buffer and a current per
+  // synapse.
+  const std::int64_t common = n * (2 * real + 8) + 8 * (n + 1) + s * (4 + real) + taps * real;
+  if (update == SynapseUpdate::Event) return common + 2 * n + n * taps * real;
+  return common + 2 * n + 2 * n * real + s * study_buffer_stride(taps) * real + s * real;
+}
+
+namespace {
+
+Topology topology_of(const std::string& name) {
+  return name == "full" ? Topology::Full : name == "random" ? Topology::Random : name == "file" ? Topology::File
+                                                                                                : Topology::Ring;
+}
+
+void read_network(const ExperimentConfig& cfg, const PlanRequest& request, GalbraithPlan& plan) {
+  const ModelSettings& s = cfg.settings;
+  plan.topology = topology_of(s.text("network.topology"));
+  const bool random = plan.topology == Topology::Random, file = plan.topology == Topology::File;
+  for (const char* key : {"network.synapses", "network.seed"})
+    if (s.given(key) && !random) s.fail(key, "applies only to topology = \"random\"");
+  if (s.given("network.file") != file)
+    s.fail(file ? "network.topology" : "network.file",
+           file ? "= \"file\" needs network.file" : "applies only to topology = \"file\"");
+  if (s.given("network.weights") && !file) s.fail("network.weights", "applies only to topology = \"file\"");
+  const std::int64_t n = request.size > 0 ? request.size : s.integer("network.neurons");
+  if (n > std::numeric_limits<std::int32_t>::max())
+    throw ConfigError(fmt::format("{}: {} neurons: at most 2^31 - 1", cfg.source.string(), n));
+  if (request.density > 0 && !random)
+    throw ConfigError(fmt::format("{}: compare.densities sets network.synapses of a random network (topology = \"{}\")",
+                                  cfg.source.string(), s.text("network.topology")));
+  const float w = static_cast<float>(plan.params.weight);
+  Stopwatch build;
+  switch (plan.topology) {
+    case Topology::Ring: plan.network = std::make_shared<HostNetwork>(ring_network(n, w)); break;
+    case Topology::Full:
+      if (n > 46340) s.fail("network.neurons", fmt::format("{} neurons fully connected exceed 2^31 synapses", n));
+      plan.network = std::make_shared<HostNetwork>(full_network(n, w));
+      break;
+    case Topology::Random: {
+      double synapses = request.density > 0 ? request.density : double(s.integer("network.synapses"));
+      if (synapses != std::floor(synapses))
+        throw ConfigError(fmt::format("{}: compare.densities are synapse counts S (whole numbers); got {}",
+                                      cfg.source.string(), synapses));
+      const double pairs = double(n) * double(n);
+      if (synapses < 1 || synapses > pairs || synapses > double(std::numeric_limits<std::int32_t>::max()))
+        s.fail("network.synapses", fmt::format("must be in [1, min(N^2, 2^31 - 1)] = [1, {:.0f}] for N = {} (got {:.0f})",
+                                               std::min(pairs, double(std::numeric_limits<std::int32_t>::max())), n,
+                                               synapses));
+      plan.network = std::make_shared<HostNetwork>(
+          random_network(n, static_cast<std::int64_t>(synapses), static_cast<std::uint64_t>(s.integer("network.seed")), w));
+      break;
+    }
+    case Topology::File:
+      plan.network = std::make_shared<HostNetwork>(
+          read_connection_file(s.file("network.file"), n, s.text("network.weights") == "file", w));
+      break;
+  }
+  plan.network_build_s = build.seconds();
+}
+
+void read_record(const ExperimentConfig& cfg, GalbraithPlan& plan, bool resized) {
+  const RecordConfig& r = cfg.record;
+  plan.record_spikes = r.spikes;
+  plan.record_csv = r.csv;
+  plan.record_binary = r.binary;
+  plan.trace_every = std::max<std::int64_t>(1, r.every);
+  plan.probe_var = V_M;
+  if (resized || (r.cells.empty() && !r.all_cells)) return;  // resized runs (compare) record no traces
+  for (const auto& name : r.variables) {
+    const auto v = std::find(std::begin(kGalbraithVarNames), std::end(kGalbraithVarNames), name) - std::begin(kGalbraithVarNames);
+    plan.trace_vars.push_back(static_cast<int>(v));
+    plan.trace_var_names.push_back(name);
+  }
+  const std::int64_t n = plan.neurons();
+  if (r.all_cells) {
+    if (n > (1 << 20))
+      throw ConfigError(fmt::format("{}: record.cells = \"all\" would record {} neurons per sample; list ids",
+                                    cfg.source.string(), n));
+    for (std::int64_t i = 0; i < n; ++i) plan.trace_cells.push_back(i);
+    return;
+  }
+  for (auto c : r.cells) {
+    if (c >= n) throw ConfigError(fmt::format("{}: record.cells: {} is out of range [0, {})", cfg.source.string(), c, n));
+    plan.trace_cells.push_back(c);
+  }
+}
+
+}  // namespace
+
+GalbraithPlan make_galbraith_plan(const ExperimentConfig& cfg, const PlanRequest& request) {
+  GalbraithPlan plan;
+  plan.config = &cfg;
+  galbraith_parameter_table().apply_all(plan.params, cfg.parameter_overrides);
+  plan.steps = request.steps > 0 ? request.steps : cfg.steps;
+  plan.dt_ms = cfg.dt;
+  const ModelSettings& s = cfg.settings;
+  if (plan.steps >= std::numeric_limits<std::int32_t>::max() / 2)
+    throw ConfigError(fmt::format("{}: {} steps: at most 2^30 (steps and refractory ends are 32-bit on the device)",
+                                  cfg.source.string(), plan.steps));
+  const std::string update = request.variant.empty() ? s.text("simulation.synapse_update") : request.variant;
+  plan.update = update == "agent" ? SynapseUpdate::Agent : SynapseUpdate::Event;
+  plan.stage_timing = s.flag("simulation.stage_timing");
+  read_network(cfg, request, plan);
+  plan.filter = psc_filter(plan.params, plan.dt_ms);
+  plan.refractory_steps = refractory_steps(plan.params, plan.dt_ms);
+  const std::vector<std::int64_t> stimulated = s.given("stimulus.neurons") ? s.integers("stimulus.neurons")
+                                                                           : std::vector<std::int64_t>{0};
+  for (const auto i : stimulated) {
+    if (i >= plan.neurons())
+      s.fail("stimulus.neurons", fmt::format("neuron {} is out of range [0, {})", i, plan.neurons()));
+    plan.stimulated.push_back(static_cast<std::int32_t>(i));
+  }
+  plan.cells = plan.neurons();
+  plan.connections = double(plan.synapses());
+  plan.size_label = plan.topology == Topology::Random || plan.topology == Topology::File
+                        ? fmt::format("{} N={} S={} {}", to_string(plan.topology), plan.neurons(), plan.synapses(), update)
+                        : fmt::format("{} N={} {}", to_string(plan.topology), plan.neurons(), update);
+  // A step reads every neuron and every synapse; the agent mapping also runs L threads per synapse.
+  plan.work_per_step = double(plan.neurons() + plan.synapses()) *
+                       (plan.update == SynapseUpdate::Agent ? double(plan.taps()) / 8.0 : 1.0);
+  read_record(cfg, plan, request.size > 0);
+  return plan;
+}
+
+}  // namespace kbrain::galbraith
