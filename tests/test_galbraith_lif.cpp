@@ -134,7 +134,8 @@ TEST_SUITE("galbraith_lif") {
   TEST_CASE_TEMPLATE_APPLY(galbraith_random, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("random pairs: exactly S distinct ordered pairs, grouped by target, the same for the same seed") {
-    for (const auto& [n, s] : std::vector<std::pair<std::int64_t, std::int64_t>>{{50, 300}, {20, 390}, {10, 100}, {1000, 1}}) {
+    for (const auto& ns : std::vector<std::pair<std::int64_t, std::int64_t>>{{50, 300}, {20, 390}, {10, 100}, {1000, 1}}) {
+      const std::int64_t n = ns.first, s = ns.second;
       CAPTURE(n);
       CAPTURE(s);
       const HostNetwork net = random_network(n, s, 11, 1.0f);

@@ -57,6 +57,10 @@ void define_commands(CLI::App& app, CliCommands& c) {
   c.compare_cmd->add_option("--ranks", cmp.ranks,
                       "MPI builds: rank counts, comma-separated; runs `mpiexec -n K kbrain run --phase-timing` for each "
                       "and prints a scaling table and per-rank phases (one backend, one precision)")->delimiter(',');
+  c.compare_cmd->add_option("--threads", cmp.threads,
+                      "OpenMP thread counts, comma-separated: one `kbrain compare --backends openmp` process per count "
+                      "(OMP_NUM_THREADS=K) and a thread-scaling table")
+      ->delimiter(',');
   c.compare_cmd->add_flag("--no-plots", cmp.no_plots, "Do not draw the pictures (kbrain plot DIR draws them later)");
   c.compare_cmd->add_flag("--weak", cmp.weak, "With --ranks: --sizes are per rank (weak scaling); default: total (strong)");
   c.compare_cmd->add_option("--partition", cmp.partition, "With --ranks: auto | blocks | tiles | bricks");

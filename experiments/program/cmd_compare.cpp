@@ -42,7 +42,9 @@ std::vector<std::string> choose_backends(const CompareOptions& o, const Experime
 int cmd_compare(const CompareOptions& o) {
   for (double d : o.densities)
     if (!(d > 0)) throw ConfigError("--densities: junctions per cell must be > 0");
+  if (!o.ranks.empty() && !o.threads.empty()) throw ConfigError("--ranks and --threads are two tables: give one");
   if (!o.ranks.empty()) return cmd_compare_ranks(o);
+  if (!o.threads.empty()) return cmd_compare_threads(o);
   if (o.weak || o.partition != "auto" || o.halo_exchange != "auto")
     throw ConfigError("--weak, --partition and --halo-exchange apply to the ranks axis: give --ranks K1,K2,...");
   if (mpi_world_size() > 1)

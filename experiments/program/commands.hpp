@@ -32,6 +32,8 @@ struct CompareOptions {
   std::int64_t max_slow_cell_steps = 0;
   // Ranks axis (MPI builds, docs/mpi.md): re-launches `mpiexec -n K kbrain run` for each K and tabulates scaling.
   std::vector<int> ranks;
+  // Threads axis: re-launches `OMP_NUM_THREADS=K kbrain compare --backends openmp` for each K (cmd_compare_threads).
+  std::vector<int> threads;
   bool weak = false;               // sizes are per rank (weak scaling) instead of total (strong scaling)
   std::string partition = "auto";
   std::string halo_exchange = "auto";  // with --ranks: passed to every `kbrain run` (auto | mpi | peer)
@@ -58,5 +60,7 @@ int cmd_plot(const std::string& dir);
 void draw_pictures(const std::filesystem::path& dir);
 // `kbrain compare --ranks ...` (experiments/cmd_compare_ranks.cpp).
 int cmd_compare_ranks(const CompareOptions& o);
+// `kbrain compare --threads ...` (experiments/program/cmd_compare_threads.cpp).
+int cmd_compare_threads(const CompareOptions& o);
 
 }  // namespace kbrain

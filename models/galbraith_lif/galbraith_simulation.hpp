@@ -71,7 +71,9 @@ class GalbraithSimulation {
     res.strategy = plan.update == SynapseUpdate::Event
                        ? fmt::format("event-driven: one fused kernel per step, a PSC buffer of {} taps per neuron{}",
                                      plan.taps(), chained() ? ", chained launches" : "")
-                       : fmt::format("agent: five kernels per step, a team of {} threads per synapse", team_size());
+                       : Backend::is_gpu
+                           ? fmt::format("agent: five kernels per step, a team of {} threads per synapse", team_size())
+                           : std::string("agent: five kernels per step, a thread per synapse (the taps a loop)");
     if (plan.stage_timing) res.strategy += "; stages fenced";
     stage_s_.assign(plan.update == SynapseUpdate::Event ? 1 : 5, 0.0);
   }
