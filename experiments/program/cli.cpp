@@ -23,6 +23,8 @@ void define_commands(CLI::App& app, CliCommands& c) {
   c.run_cmd->add_option("--size", run.size, "Override the network size (mesh side or cells), like compare --sizes");
   c.run_cmd->add_option("--density", run.density,
                       "Override the junctions per cell of a uniform or gaussian3d network, like compare --densities");
+  c.run_cmd->add_option("--variant", run.variant,
+                      "The model's variant setting for this run, like compare --variants (`kbrain models` names it)");
   c.run_cmd->add_flag("--no-plots", run.no_plots, "Do not draw the pictures (kbrain plot DIR draws them later)");
   c.run_cmd->add_option("--device-budget", run.device_budget,
                         "Bytes of device memory the run may use ([simulation] device_budget; models that declare it)");

@@ -10,6 +10,7 @@
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/commands.hpp"
 #include "experiments/program/compare_experiment.hpp"
+#include "experiments/program/variant_option.hpp"
 #include "experiments/program/mpi_env.hpp"
 #include "models/registry.hpp"
 
@@ -64,17 +65,7 @@ int cmd_compare(const CompareOptions& o) {
   sweep.densities = !o.densities.empty() ? o.densities : cfg.compare.densities;
   if (sweep.densities.empty()) sweep.densities.push_back(0);  // the experiment's own density
   sweep.variants = !o.variants.empty() ? o.variants : cfg.compare.variants;
-  if (!o.variants.empty()) {
-    const ModelSchema* schema = model_catalog().find(cfg.model);
-    const std::vector<std::string> choices = schema ? schema->variant_choices() : std::vector<std::string>{};
-    std::string listed;
-    for (const auto& c : choices) listed += (listed.empty() ? "" : ", ") + c;
-    for (const auto& v : o.variants)
-      if (std::find(choices.begin(), choices.end(), v) == choices.end())
-        throw ConfigError(choices.empty() ? fmt::format("--variants: model.kind \"{}\" has no variants", cfg.model)
-                                          : fmt::format("--variants: '{}' is not a value of {} ({})", v,
-                                                        schema->variant_setting, listed));
-  }
+  check_variants(cfg, o.variants, "--variants");
   if (sweep.variants.empty()) sweep.variants.push_back("");  // the experiment's own
   sweep.steps = o.steps;
   sweep.budget = o.max_slow_cell_steps > 0 ? o.max_slow_cell_steps : cfg.compare.max_slow_cell_steps;

@@ -4,6 +4,7 @@
 
 #include "backends/registry.hpp"
 #include "core/recorders/run_manifest.hpp"
+#include "experiments/program/variant_option.hpp"
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
@@ -57,6 +58,7 @@ int cmd_run(const RunOptions& o) {
   }
   const Precision precision = o.precision.empty() ? cfg.precision : parse_precision(o.precision);
   if (o.steps < 0) throw ConfigError("--steps must be > 0");
+  if (!o.variant.empty()) check_variants(cfg, {o.variant}, "--variant");
   if (o.size < 0) throw ConfigError("--size must be >= 1");
   if (o.density < 0) throw ConfigError("--density must be > 0");
   if (o.phase_timing)

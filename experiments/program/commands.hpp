@@ -16,6 +16,7 @@ struct RunOptions {
   std::string partition = "auto";  // under mpirun: auto | blocks | tiles | bricks
   std::int64_t size = 0;           // > 0: network size override (mesh side or cells), as compare --sizes
   double density = 0;              // > 0: junctions per cell override (uniform, gaussian3d), as compare --densities
+  std::string variant;             // non-empty: the model's variant setting, as compare --variants
   bool phase_timing = false;       // under mpirun: fence and time every phase of the step (docs/mpi.md)
   std::string halo_exchange = "auto";  // under mpirun: auto | mpi | peer (docs/mpi.md, "Peer exchange")
   double device_budget = -1;       // >= 0: [simulation] device_budget of models that declare it

@@ -95,7 +95,7 @@ struct NoPlanChange {
 template <class Model, class PlanChange = NoPlanChange>
 int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Precision precision, const RunOptions& o,
                    PlanChange change = {}, RunScope scope = {}) {
-  typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps});
+  typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps, o.variant});
   change(plan);
   const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
   RunManifest m = start_manifest<Model>(cfg, plan, backend, precision);
