@@ -3,9 +3,10 @@
 # Usage: scripts/galbraith_gpu.sh STAGE OUT [build folder, default build/cuda]   (after scripts/build.sh cuda or
 # scripts/offline_build.sh cuda)
 #   tests    ctest: every galbraith entry (Serial, OpenMP, CUDA)
-#   largest  every sweep's largest network, 40 000 steps, float, event-driven and agent, on CUDA
+#   largest  every sweep's largest network, 40 000 steps, float, event-driven and agent (UPDATES="event agent"), CUDA
 #   stages   the same with simulation.stage_timing (fenced stage times; slower runs)
-#   tables   kbrain compare GB-1..GB-4 on CUDA and OpenMP (all cores), float; OpenMP steps cut by the budget
+#   tables   kbrain compare GB-1..GB-4 on CUDA and OpenMP (all cores), float, 4000 steps (1 s of biology; the
+#            40 000-step figures of the largest sizes come from `largest`); OpenMP steps cut further by the budget
 #   threads  kbrain compare --threads 1,2,4,8,16 on GB-1 (ring) and GB-4 (random), 4000 steps
 # Each run's run.json goes to OUT/<stage>/<case>/; one summary line per run on stdout.
 set -uo pipefail
@@ -42,7 +43,7 @@ staged() {  # experiment -> a copy with stage_timing = true in [simulation]
 }
 
 largest() {  # $1: "" or "staged"
-  for update in event agent; do
+  for update in ${UPDATES:-event agent}; do
     local e1="$ex/galbraith_gb1_ring.toml" e2="$ex/galbraith_gb2_full.toml" e3="$ex/galbraith_gb3_random.toml" e4="$ex/galbraith_gb4_random.toml"
     if [ "$1" = staged ]; then e1=$(staged "$e1"); e2=$(staged "$e2"); e3=$(staged "$e3"); e4=$(staged "$e4"); fi
     run "gb1_ring500000_${update}" "$e1" -b cuda -p float --size 500000 --variant "$update"
@@ -58,7 +59,7 @@ case "$stage" in
   stages) largest staged ;;
   tables)
     for g in gb1_ring gb2_full gb3_random gb4_random; do
-      "$kb" compare "$ex/galbraith_$g.toml" --backends cuda,openmp --precisions float --max-slow-cell-steps 200000000 \
+      "$kb" compare "$ex/galbraith_$g.toml" --backends cuda,openmp --precisions float --steps 4000 --max-slow-cell-steps 200000000 \
         -o "$out/$stage/$g" --no-plots > "$out/$stage/$g.log" 2>&1 || echo "$g FAILED"
       sed -n '/^| size/,$p' "$out/$stage/$g/compare.md" | cut -c1-400
     done ;;

@@ -85,11 +85,11 @@ TEST_SUITE("galbraith_lif") {
       for (int i = 0; i < 21; ++i) CHECK(expected[i] == (i < 3 ? 4445 : i < 12 ? 4444 : 4443));
       CHECK(run_counts<Backend, float>(ring_plan) == expected);
       CHECK(run_counts<Backend, double>(ring_plan) == expected);
-      // Fully connected with self loops: every neuron 4445.
+      // Fully connected with self loops: every neuron 4445 (20 inputs per neuron: GPUs sum them with a team).
       const ExperimentConfig full = parse_model_experiment(
-          galbraith_toml("topology = \"full\"\nneurons = 10", update, 40000), "full.toml");
+          galbraith_toml("topology = \"full\"\nneurons = 20", update, 40000), "full.toml");
       const GalbraithPlan full_plan = make_galbraith_plan(full, {});
-      const std::vector<std::int32_t> all_4445(10, 4445);
+      const std::vector<std::int32_t> all_4445(20, 4445);
       CHECK(to_int32(closed_form_counts(full_plan, full_plan.steps)) == all_4445);
       CHECK(run_counts<Backend, float>(full_plan) == all_4445);
       CHECK(run_counts<Backend, double>(full_plan) == all_4445);

@@ -79,6 +79,60 @@ struct EventStep {
   }
 };
 
+// The same step with a team of threads per neuron, for networks whose neurons have many inputs (the fully connected
+// and dense random sweeps): the team sums the arriving weights and updates the PSC taps in parallel, one thread runs
+// the soma. The per-neuron sum order differs from EventStep's, so float values may differ in the last bits (sums of
+// equal weights, as in every generated network, are exact either way).
+template <class Real, class Mem, class Exec>
+struct EventStepTeam {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  GalbraithState<Real, Mem> st;
+  SomaParams<Real> p;
+  std::int32_t n = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t i = team.league_rank();
+    const std::int64_t tap = n > 0 ? (n - 1) % st.taps : 0;
+    if (n > 0) {
+      const auto& previous = st.flags_of_step(n - 1);
+      const auto src = st.src;
+      const auto weight = st.weight;
+      Real arriving = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, st.offsets(i), st.offsets(i + 1)),
+          [&](const std::int64_t k, Real& sum) {
+            if (previous(src(k))) sum += weight(k);
+          },
+          arriving);
+      if (arriving != Real(0)) {
+        const std::int64_t taps = st.taps;
+        const auto buffer = st.neuron_buffer;
+        const auto filter = st.filter;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, taps), [&](const std::int64_t k) {
+          const std::int64_t slot = tap + k < taps ? tap + k : tap + k - taps;
+          buffer(i, slot) += arriving * filter(k);
+        });
+      }
+      team.team_barrier();
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      Real J = 0;
+      if (n > 0) {
+        J = st.neuron_buffer(i, tap);
+        if (J != Real(0)) st.neuron_buffer(i, tap) = 0;
+      }
+      J += st.stimulus(i);
+      Real V = st.V(i);
+      std::int32_t ref_end = st.ref_end(i);
+      const bool fired = soma_step(V, ref_end, J, n, p);
+      st.V(i) = V;
+      st.ref_end(i) = ref_end;
+      st.flags_of_step(n)(i) = fired ? 1 : 0;
+      if (fired) st.count(i) += 1;
+    });
+  }
+};
+
 // ---- agent mapping: the study's five kernels ----
 template <class Real, class Mem>
 struct StimulusStage {  // applyStimulus: Jstim[i] = stimulus[i]

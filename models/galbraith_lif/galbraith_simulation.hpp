@@ -3,6 +3,7 @@
 // backend has them, so a launch's start overlaps the previous step's tail). Agent: the study's five kernels per step,
 // the synapse stage a team of L threads per synapse. The host waits only to drain spike flags (when spike files are
 // written), at stage fences (simulation.stage_timing) and at the end.
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -68,9 +69,14 @@ class GalbraithSimulation {
     st_.upload(plan);
     if (request.write_spikes) ring_ = SpikeFlagRing<Exec>(plan.neurons());
     res.connections = double(plan.synapses());
+    // GPUs: a team per neuron when neurons have many inputs, else a thread per neuron (host: always a thread).
+    const std::int64_t in_degree = plan.synapses() / std::max<std::int64_t>(1, plan.neurons());
+    if (Backend::is_gpu && in_degree >= kTeamInDegree) event_team_ = in_degree >= 128 ? 128 : 32;
     res.strategy = plan.update == SynapseUpdate::Event
-                       ? fmt::format("event-driven: one fused kernel per step, a PSC buffer of {} taps per neuron{}",
-                                     plan.taps(), chained() ? ", chained launches" : "")
+                       ? fmt::format("event-driven: one fused kernel per step, {}, a PSC buffer of {} taps per neuron{}",
+                                     event_team_ > 0 ? fmt::format("a team of {} threads per neuron", event_team_)
+                                                     : std::string("a thread per neuron"),
+                                     plan.taps(), chained() && event_team_ == 0 ? ", chained launches" : "")
                        : Backend::is_gpu
                            ? fmt::format("agent: five kernels per step, a team of {} threads per synapse", team_size())
                            : std::string("agent: five kernels per step, a thread per synapse (the taps a loop)");
@@ -88,6 +94,12 @@ class GalbraithSimulation {
     const auto n = static_cast<std::int32_t>(steps_);
     if (plan_.update == SynapseUpdate::Event) {
       stage(0, [&] {
+        if (event_team_ > 0) {
+          Kokkos::parallel_for("kbrain::galbraith::event_step_team",
+                               Kokkos::TeamPolicy<Exec>(static_cast<int>(st_.n), event_team_),
+                               EventStepTeam<Real, Mem, Exec>{st_, p_, n});
+          return;
+        }
         const EventStep<Real, Mem> f{st_, p_, n};
         if constexpr (kHasChained)
           if (chained()) {
@@ -137,6 +149,8 @@ class GalbraithSimulation {
 
  private:
   static constexpr bool kHasChained = is_detected_v<GalbraithChainedLaunch, Backend>;
+  // Mean inputs per neuron from which a GPU step sums them with a team per neuron.
+  static constexpr std::int64_t kTeamInDegree = 16;
 
   static Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(std::int64_t count) {
     return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count);
@@ -169,6 +183,7 @@ class GalbraithSimulation {
   GalbraithState<Real, Mem> st_;
   SpikeFlagRing<Exec> ring_;
   std::vector<double> stage_s_;
+  int event_team_ = 0;  // > 0: the event step's team size (EventStepTeam)
   std::int64_t steps_ = 0;
 };
 
