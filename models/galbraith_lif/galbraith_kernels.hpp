@@ -2,6 +2,8 @@
 // The kernels of one step (../shared/docs/specs/galbraith.md §1.3): the study's five update processes (stimulus,
 // dendrites, somas, axons, synapses) for the agent mapping, and kbrain's fused event-driven step. One body for GPU
 // threads and host cores; every sum runs in a fixed order, so a backend's result does not depend on its threads.
+// Each functor holds only the views it reads: Kokkos passes a functor under 512 bytes as a kernel argument, a larger
+// one through constant memory, which makes the host wait for the previous kernel before every launch.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -42,20 +44,51 @@ KOKKOS_INLINE_FUNCTION bool soma_step(Real& V, std::int32_t& ref_end, const Real
   return false;
 }
 
+// The arrays of the event-driven step.
+template <class Real, class Mem>
+struct EventViews {
+  using Reals = Kokkos::View<Real*, Mem>;
+  using Ints = Kokkos::View<std::int32_t*, Mem>;
+  using Flags = Kokkos::View<std::uint8_t*, Mem>;
+  Reals V, stimulus, weight, filter;
+  Ints ref_end, count, src;
+  Kokkos::View<std::int64_t*, Mem> offsets;
+  Kokkos::View<Real**, Kokkos::LayoutLeft, Mem> buffer;
+  Flags spikes_even, spikes_odd;
+  std::int64_t taps = 0;
+
+  static EventViews of(const GalbraithState<Real, Mem>& st) {
+    return {st.V, st.stimulus, st.weight, st.filter, st.ref_end, st.count, st.src, st.offsets, st.neuron_buffer,
+            st.spikes_even, st.spikes_odd, st.taps};
+  }
+  KOKKOS_INLINE_FUNCTION const Flags& flags(std::int64_t step) const { return step % 2 == 0 ? spikes_even : spikes_odd; }
+
+  // The soma of neuron i at step n with synaptic current J; sets the neuron's spike flag of step n.
+  KOKKOS_INLINE_FUNCTION void soma(const std::int64_t i, const Real J, const std::int32_t n, const SomaParams<Real>& p) const {
+    Real v = V(i);
+    std::int32_t end = ref_end(i);
+    const bool fired = soma_step(v, end, J + stimulus(i), n, p);
+    V(i) = v;
+    ref_end(i) = end;
+    flags(n)(i) = fired ? 1 : 0;
+    if (fired) count(i) += 1;
+  }
+};
+
 // ---- event-driven: one kernel per step, one neuron per index ----
 // Neuron i at step n: the spikes of its sources at step n-1 enter its PSC buffer (weight-summed first: every synapse
 // into i shares i's filter), the buffer's tap of step n-1 leaves as this step's synaptic current (the study's
 // synapse stage of step n-1 and dendrite stage of step n), then the soma.
 template <class Real, class Mem>
 struct EventStep {
-  GalbraithState<Real, Mem> st;
+  EventViews<Real, Mem> st;
   SomaParams<Real> p;
   std::int32_t n = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
     Real J = 0;
     if (n > 0) {
-      const auto& previous = st.flags_of_step(n - 1);
+      const auto& previous = st.flags(n - 1);
       Real arriving = 0;
       for (std::int64_t k = st.offsets(i); k < st.offsets(i + 1); ++k)
         if (previous(st.src(k))) arriving += st.weight(k);
@@ -63,19 +96,12 @@ struct EventStep {
       if (arriving != Real(0))
         for (std::int64_t k = 0; k < st.taps; ++k) {
           const std::int64_t slot = tap + k < st.taps ? tap + k : tap + k - st.taps;
-          st.neuron_buffer(i, slot) += arriving * st.filter(k);
+          st.buffer(i, slot) += arriving * st.filter(k);
         }
-      J = st.neuron_buffer(i, tap);
-      if (J != Real(0)) st.neuron_buffer(i, tap) = 0;
+      J = st.buffer(i, tap);
+      if (J != Real(0)) st.buffer(i, tap) = 0;
     }
-    J += st.stimulus(i);
-    Real V = st.V(i);
-    std::int32_t ref_end = st.ref_end(i);
-    const bool fired = soma_step(V, ref_end, J, n, p);
-    st.V(i) = V;
-    st.ref_end(i) = ref_end;
-    st.flags_of_step(n)(i) = fired ? 1 : 0;
-    if (fired) st.count(i) += 1;
+    st.soma(i, J, n, p);
   }
 };
 
@@ -86,7 +112,7 @@ struct EventStep {
 template <class Real, class Mem, class Exec>
 struct EventStepTeam {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
-  GalbraithState<Real, Mem> st;
+  EventViews<Real, Mem> st;
   SomaParams<Real> p;
   std::int32_t n = 0;
 
@@ -94,7 +120,7 @@ struct EventStepTeam {
     const std::int64_t i = team.league_rank();
     const std::int64_t tap = n > 0 ? (n - 1) % st.taps : 0;
     if (n > 0) {
-      const auto& previous = st.flags_of_step(n - 1);
+      const auto& previous = st.flags(n - 1);
       const auto src = st.src;
       const auto weight = st.weight;
       Real arriving = 0;
@@ -106,7 +132,7 @@ struct EventStepTeam {
           arriving);
       if (arriving != Real(0)) {
         const std::int64_t taps = st.taps;
-        const auto buffer = st.neuron_buffer;
+        const auto buffer = st.buffer;
         const auto filter = st.filter;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, taps), [&](const std::int64_t k) {
           const std::int64_t slot = tap + k < taps ? tap + k : tap + k - taps;
@@ -118,17 +144,10 @@ struct EventStepTeam {
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       Real J = 0;
       if (n > 0) {
-        J = st.neuron_buffer(i, tap);
-        if (J != Real(0)) st.neuron_buffer(i, tap) = 0;
+        J = st.buffer(i, tap);
+        if (J != Real(0)) st.buffer(i, tap) = 0;
       }
-      J += st.stimulus(i);
-      Real V = st.V(i);
-      std::int32_t ref_end = st.ref_end(i);
-      const bool fired = soma_step(V, ref_end, J, n, p);
-      st.V(i) = V;
-      st.ref_end(i) = ref_end;
-      st.flags_of_step(n)(i) = fired ? 1 : 0;
-      if (fired) st.count(i) += 1;
+      st.soma(i, J, n, p);
     });
   }
 };
@@ -136,43 +155,54 @@ struct EventStepTeam {
 // ---- agent mapping: the study's five kernels ----
 template <class Real, class Mem>
 struct StimulusStage {  // applyStimulus: Jstim[i] = stimulus[i]
-  GalbraithState<Real, Mem> st;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { st.j_stim(i) = st.stimulus(i); }
+  Kokkos::View<Real*, Mem> j_stim, stimulus;
+  static StimulusStage of(const GalbraithState<Real, Mem>& st) { return {st.j_stim, st.stimulus}; }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { j_stim(i) = stimulus(i); }
 };
 
 template <class Real, class Mem>
 struct DendriteStage {  // updateDendrites: Jspike[i] = sum over synapses into i of Jin_s w_s
-  GalbraithState<Real, Mem> st;
+  Kokkos::View<Real*, Mem> j_spike, synapse_current, weight;
+  Kokkos::View<std::int64_t*, Mem> offsets;
+  static DendriteStage of(const GalbraithState<Real, Mem>& st) {
+    return {st.j_spike, st.synapse_current, st.weight, st.offsets};
+  }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
     Real sum = 0;
-    for (std::int64_t k = st.offsets(i); k < st.offsets(i + 1); ++k) sum += st.synapse_current(k) * st.weight(k);
-    st.j_spike(i) = sum;
+    for (std::int64_t k = offsets(i); k < offsets(i + 1); ++k) sum += synapse_current(k) * weight(k);
+    j_spike(i) = sum;
   }
 };
 
 template <class Real, class Mem>
 struct SomaStage {  // updateSomas: a spike sets the axon buffer
-  GalbraithState<Real, Mem> st;
+  Kokkos::View<Real*, Mem> V, j_spike, j_stim;
+  Kokkos::View<std::int32_t*, Mem> ref_end, count;
+  Kokkos::View<std::uint8_t*, Mem> axon;
   SomaParams<Real> p;
   std::int32_t n = 0;
+  static SomaStage of(const GalbraithState<Real, Mem>& st, const SomaParams<Real>& p, std::int32_t n) {
+    return {st.V, st.j_spike, st.j_stim, st.ref_end, st.count, st.axon, p, n};
+  }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    Real V = st.V(i);
-    std::int32_t ref_end = st.ref_end(i);
-    if (soma_step(V, ref_end, st.j_spike(i) + st.j_stim(i), n, p)) {
-      st.axon(i) = 1;
-      st.count(i) += 1;
+    Real v = V(i);
+    std::int32_t end = ref_end(i);
+    if (soma_step(v, end, j_spike(i) + j_stim(i), n, p)) {
+      axon(i) = 1;
+      count(i) += 1;
     }
-    st.V(i) = V;
-    st.ref_end(i) = ref_end;
+    V(i) = v;
+    ref_end(i) = end;
   }
 };
 
 template <class Real, class Mem>
 struct AxonStage {  // updateAxons: spike[i] = buffer[i]; buffer[i] = 0 (no transmission delay)
-  GalbraithState<Real, Mem> st;
+  Kokkos::View<std::uint8_t*, Mem> spike, axon;
+  static AxonStage of(const GalbraithState<Real, Mem>& st) { return {st.spike, st.axon}; }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    st.spike(i) = st.axon(i);
-    st.axon(i) = 0;
+    spike(i) = axon(i);
+    axon(i) = 0;
   }
 };
 
@@ -181,24 +211,30 @@ struct AxonStage {  // updateAxons: spike[i] = buffer[i]; buffer[i] = 0 (no tran
 template <class Real, class Mem, class Exec>
 struct SynapseStage {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
-  GalbraithState<Real, Mem> st;
+  Kokkos::View<Real*, Mem> synapse_buffer, synapse_current, filter;
+  Kokkos::View<std::uint8_t*, Mem> spike;
+  Kokkos::View<std::int32_t*, Mem> src;
+  std::int64_t taps = 0, stride = 0;
   std::int32_t n = 0;
+  static SynapseStage of(const GalbraithState<Real, Mem>& st, std::int32_t n) {
+    return {st.synapse_buffer, st.synapse_current, st.filter, st.spike, st.src, st.taps, st.stride, n};
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t s = team.league_rank();
-    const std::int64_t tap = n % st.taps;
-    Real* buffer = &st.synapse_buffer(s * st.stride);
-    if (st.spike(st.src(s))) {
-      const std::int64_t taps = st.taps;
-      const auto filter = st.filter;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, taps), [&](const std::int64_t k) {
-        const std::int64_t slot = tap + k < taps ? tap + k : tap + k - taps;
-        buffer[slot] += filter(k);
+    const std::int64_t tap = n % taps;
+    Real* buffer = &synapse_buffer(s * stride);
+    if (spike(src(s))) {
+      const std::int64_t length = taps;
+      const auto h = filter;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, length), [&](const std::int64_t k) {
+        const std::int64_t slot = tap + k < length ? tap + k : tap + k - length;
+        buffer[slot] += h(k);
       });
       team.team_barrier();
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      st.synapse_current(s) = buffer[tap];
+      synapse_current(s) = buffer[tap];
       buffer[tap] = 0;
     });
   }

@@ -97,10 +97,10 @@ class GalbraithSimulation {
         if (event_team_ > 0) {
           Kokkos::parallel_for("kbrain::galbraith::event_step_team",
                                Kokkos::TeamPolicy<Exec>(static_cast<int>(st_.n), event_team_),
-                               EventStepTeam<Real, Mem, Exec>{st_, p_, n});
+                               EventStepTeam<Real, Mem, Exec>{EventViews<Real, Mem>::of(st_), p_, n});
           return;
         }
-        const EventStep<Real, Mem> f{st_, p_, n};
+        const EventStep<Real, Mem> f{EventViews<Real, Mem>::of(st_), p_, n};
         if constexpr (kHasChained)
           if (chained()) {
             Backend::chained_launch::template parallel_for<256, 1>(f, 0, static_cast<int>(st_.n));
@@ -109,13 +109,13 @@ class GalbraithSimulation {
         Kokkos::parallel_for("kbrain::galbraith::event_step", range(st_.n), f);
       });
     } else {
-      stage(0, [&] { Kokkos::parallel_for("kbrain::galbraith::stimulus", range(st_.n), StimulusStage<Real, Mem>{st_}); });
-      stage(1, [&] { Kokkos::parallel_for("kbrain::galbraith::dendrites", range(st_.n), DendriteStage<Real, Mem>{st_}); });
-      stage(2, [&] { Kokkos::parallel_for("kbrain::galbraith::somas", range(st_.n), SomaStage<Real, Mem>{st_, p_, n}); });
-      stage(3, [&] { Kokkos::parallel_for("kbrain::galbraith::axons", range(st_.n), AxonStage<Real, Mem>{st_}); });
+      stage(0, [&] { Kokkos::parallel_for("kbrain::galbraith::stimulus", range(st_.n), StimulusStage<Real, Mem>::of(st_)); });
+      stage(1, [&] { Kokkos::parallel_for("kbrain::galbraith::dendrites", range(st_.n), DendriteStage<Real, Mem>::of(st_)); });
+      stage(2, [&] { Kokkos::parallel_for("kbrain::galbraith::somas", range(st_.n), SomaStage<Real, Mem>::of(st_, p_, n)); });
+      stage(3, [&] { Kokkos::parallel_for("kbrain::galbraith::axons", range(st_.n), AxonStage<Real, Mem>::of(st_)); });
       stage(4, [&] {
         Kokkos::parallel_for("kbrain::galbraith::synapses", Kokkos::TeamPolicy<Exec>(static_cast<int>(st_.s), team_size()),
-                             SynapseStage<Real, Mem, Exec>{st_, n});
+                             SynapseStage<Real, Mem, Exec>::of(st_, n));
       });
     }
     if (ring_.active()) ring_.capture(st_.flags_of_step(steps_), steps_ + 1);
@@ -163,7 +163,7 @@ class GalbraithSimulation {
   // host: one thread per synapse, the taps a loop.
   int team_size() const {
     if constexpr (!Backend::is_gpu) return 1;
-    const int most = Kokkos::TeamPolicy<Exec>(1, 1).team_size_max(SynapseStage<Real, Mem, Exec>{st_, 0},
+    const int most = Kokkos::TeamPolicy<Exec>(1, 1).team_size_max(SynapseStage<Real, Mem, Exec>::of(st_, 0),
                                                                    Kokkos::ParallelForTag());
     return static_cast<int>(std::min<std::int64_t>(st_.taps, most));
   }
