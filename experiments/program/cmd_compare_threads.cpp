@@ -3,6 +3,9 @@
 // is a fresh process: `OMP_NUM_THREADS=K kbrain compare EXP --backends openmp ...` into OUT/threads_K, whose
 // compare.csv rows are gathered into one table per (size, precision): time per step, speedup over the fewest threads
 // and parallel efficiency. Written to thread_scaling.{md,csv}; each run's own table stays in OUT/threads_K.
+#include <sched.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -94,6 +97,13 @@ int cmd_compare_threads(const CompareOptions& o) {
                                          : std::filesystem::path(o.out_dir);
   std::filesystem::create_directories(out_dir);
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  // The children inherit this thread's CPU affinity, which OMP_PROC_BIND has pinned to one core: widen it to every
+  // online CPU first, or all K threads of a child would share that core.
+  cpu_set_t every;
+  CPU_ZERO(&every);
+  for (long c = 0; c < sysconf(_SC_NPROCESSORS_ONLN) && c < CPU_SETSIZE; ++c) CPU_SET(c, &every);
+  if (sched_setaffinity(0, sizeof every, &every) != 0)
+    fmt::print(stderr, "[compare --threads] note: could not widen the CPU affinity; the children may share cores\n");
 
   // (size label, precision) -> rows in thread order: threads, steps, simulate s
   struct Point {

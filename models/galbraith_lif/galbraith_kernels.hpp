@@ -53,7 +53,7 @@ struct EventViews {
   Reals V, stimulus, weight, filter;
   Ints ref_end, count, src;
   Kokkos::View<std::int64_t*, Mem> offsets;
-  Kokkos::View<Real**, Kokkos::LayoutLeft, Mem> buffer;
+  Kokkos::View<Real**, Mem> buffer;
   Flags spikes_even, spikes_odd;
   std::int64_t taps = 0;
 

@@ -1,9 +1,10 @@
 #pragma once
 // The device state of a Galbraith network. Common: the neurons (V, refractory end step, spike count, stimulus) and
 // the synapses grouped by target (offsets, source, weight), the PSC filter h. Then the variant's buffers:
-//   event: one circular PSC buffer of L taps per target neuron, tap-major (buffer(i, k): neighbouring neurons are
-//          neighbours in memory, so the every-step read of the current tap is coalesced); spike flags of the last
-//          two steps (a step reads its sources' flags of the step before);
+//   event: one circular PSC buffer of L taps per target neuron in the memory space's default layout: tap-major on
+//          GPUs (neighbouring neurons are neighbours in memory, so the every-step read of the current tap is
+//          coalesced), neuron-major on hosts (a neuron's taps share cache lines); spike flags of the last two steps
+//          (a step reads its sources' flags of the step before);
 //   agent: the study's arrays (Table 4.2): one circular buffer of L floats per synapse at the study's stride, the
 //          synapses' output currents, the dendrites' summed current, axon buffers and spike flags.
 #include <cstdint>
@@ -27,7 +28,7 @@ struct GalbraithState {
   Ints src;
   Reals weight, filter;
   // event
-  Kokkos::View<Real**, Kokkos::LayoutLeft, Mem> neuron_buffer;  // (neuron, tap)
+  Kokkos::View<Real**, Mem> neuron_buffer;  // (neuron, tap), the memory space's default layout
   Flags spikes_even, spikes_odd;  // spike flags of the last even and odd step
   // agent
   Reals synapse_buffer, synapse_current, j_spike, j_stim;
@@ -47,7 +48,7 @@ struct GalbraithState {
     weight = Reals("galbraith_weight", s);
     filter = Reals("galbraith_filter", taps);
     if (plan.update == SynapseUpdate::Event) {
-      neuron_buffer = Kokkos::View<Real**, Kokkos::LayoutLeft, Mem>("galbraith_neuron_buffer", n, taps);
+      neuron_buffer = Kokkos::View<Real**, Mem>("galbraith_neuron_buffer", n, taps);
       spikes_even = Flags("galbraith_spikes_even", n);
       spikes_odd = Flags("galbraith_spikes_odd", n);
     } else {
