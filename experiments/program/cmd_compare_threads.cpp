@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -81,7 +82,10 @@ std::string child_command(const std::string& self, const CompareOptions& o, int 
   if (!o.densities.empty()) cmd += " --densities " + joined(o.densities);
   if (!o.variants.empty()) cmd += " --variants " + shell_quote(joined(o.variants));
   if (o.steps > 0) cmd += fmt::format(" --steps {}", o.steps);
-  if (o.max_slow_cell_steps > 0) cmd += fmt::format(" --max-slow-cell-steps {}", o.max_slow_cell_steps);
+  // compare gives OpenMP a budget of --max-slow-cell-steps x threads; divided by K here, so that every count runs
+  // the same steps (a network's cost per step can change with the step, as the ring's wave spreads).
+  if (o.max_slow_cell_steps > 0)
+    cmd += fmt::format(" --max-slow-cell-steps {}", std::max<std::int64_t>(1, o.max_slow_cell_steps / threads));
   return cmd + " > " + shell_quote(dir.string() + ".log") + " 2>&1";
 }
 

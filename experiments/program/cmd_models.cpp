@@ -28,6 +28,11 @@ int cmd_models() {
       for (const auto& c : o.choices) choices += (choices.empty() ? "" : " | ") + c;
       fmt::print("  [simulation] {} = {} (default {}): {}\n", o.key, choices, o.choices.front(), o.doc);
     }
+    if (!s.variant_setting.empty()) {
+      std::string choices;
+      for (const auto& c : s.variant_choices()) choices += (choices.empty() ? "" : ", ") + c;
+      fmt::print("  variants (compare.variants, --variants, run --variant): {} = {}\n", s.variant_setting, choices);
+    }
     for (const TableSpec& t : s.tables) {
       fmt::print("  [{}]:\n", t.name);
       for (const SettingSpec& k : t.settings)
