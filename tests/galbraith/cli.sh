@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # kbrain's command line on galbraith_lif: run writes spike_counts.csv with the thesis' counts; compare sweeps the
 # synapse-update variants in one table; compare --threads gathers one process per thread count; bad input exits 2
-# and leaves no complete result behind. Usage: cli.sh KBRAIN WORKDIR
+# and leaves no complete result behind; a random network written by kbrain_galbraith_network and read back as a file
+# gives the same counts. Usage: cli.sh KBRAIN KBRAIN_GALBRAITH_NETWORK WORKDIR
 set -euo pipefail
-kb="$1"; work="$2"
+kb="$1"; writer="$2"; work="$3"
 rm -rf "$work"; mkdir -p "$work"; cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -56,4 +57,31 @@ set +e
 set -e
 [ "$rc" = 2 ] || fail "malformed connection file: exit $rc"
 grep -q "short.bin: 1 bytes is not a whole number of 16-byte records" badfile.log || fail "message: $(cat badfile.log)"
+# One generated network, written once, read back as a file: the same spike counts.
+cat > random.toml <<'TOML'
+name = "random"
+[model]
+kind = "galbraith_lif"
+[model.parameters]
+weight = 900
+[simulation]
+dt = 0.25
+steps = 3000
+[network]
+topology = "random"
+neurons = 200
+synapses = 800
+seed = 5
+[stimulus]
+neurons = [0, 7]
+[record]
+spikes = false
+TOML
+"$writer" random.toml net.bin > writer.log 2>&1 || { cat writer.log; fail "writer"; }
+[ "$(stat -c %s net.bin)" = 12800 ] || fail "net.bin size $(stat -c %s net.bin)"
+sed -e 's/topology = "random"/topology = "file"\nfile = "net.bin"/' -e '/^synapses/d' -e '/^seed/d' random.toml > fromfile.toml
+"$kb" run random.toml -b serial -o rnd --no-plots > rnd.log 2>&1 || { cat rnd.log; fail "random run"; }
+"$kb" run fromfile.toml -b openmp -o fromfile --no-plots > fromfile.log 2>&1 || { cat fromfile.log; fail "file run"; }
+cmp -s rnd/spike_counts.csv fromfile/spike_counts.csv || fail "counts differ between the generated network and its file"
+[ "$(awk -F, 'NR > 1 { s += $2 } END { print (s > 100) }' rnd/spike_counts.csv)" = 1 ] || fail "no activity"
 echo "galbraith cli: ok"
