@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "models/adex_costa/adex_schema.hpp"
+#include "models/runtime/record_plan.hpp"
 
 namespace kbrain::adex {
 
@@ -191,38 +192,17 @@ void read_spikes(const ExperimentConfig& cfg, AdexPlan& plan) {
 }
 
 void read_record(const ExperimentConfig& cfg, AdexPlan& plan, bool resized) {
-  const RecordConfig& r = cfg.record;
-  plan.record_spikes = r.spikes;
-  plan.record_csv = r.csv;
-  plan.record_binary = r.binary;
-  plan.trace_every = std::max<std::int64_t>(1, r.every);
   plan.probe_var = SYN_A;
-  if (resized || (r.cells.empty() && !r.all_cells)) return;  // resized runs (compare) record no traces
+  if (!apply_record_choices(cfg.record, plan) || resized) return;  // resized runs (compare) record no traces
+  record_variables(cfg.record, kAdexVarNames, plan);
   bool neuron_vars = false, synapse_vars = false;
-  for (const auto& name : r.variables) {
-    const int v = int(std::find(std::begin(kAdexVarNames), std::end(kAdexVarNames), name) - std::begin(kAdexVarNames));
-    plan.trace_vars.push_back(v);
-    plan.trace_var_names.push_back(name);
-    (is_synapse_var(v) ? synapse_vars : neuron_vars) = true;
-  }
+  for (const int v : plan.trace_vars) (is_synapse_var(v) ? synapse_vars : neuron_vars) = true;
   if (neuron_vars && synapse_vars)
     throw ConfigError(fmt::format("{}: record.variables mixes neuron variables (indexed by neuron) and synapse "
                                   "variables (indexed by synapse id pre * {} + post); record one kind per run",
                                   cfg.source.string(), plan.n_post));
-  const std::int64_t count = synapse_vars ? plan.synapse_slots() : plan.n_post;
-  if (r.all_cells) {
-    if (count > (1 << 20))
-      throw ConfigError(fmt::format("{}: record.cells = \"all\" would record {} values per sample; list indices",
-                                    cfg.source.string(), count));
-    for (std::int64_t i = 0; i < count; ++i) plan.trace_cells.push_back(i);
-    return;
-  }
-  for (auto c : r.cells) {
-    if (c >= count || c > std::numeric_limits<std::int32_t>::max())
-      throw ConfigError(fmt::format("{}: record.cells: {} is out of range [0, {}) for the recorded {} variables",
-                                    cfg.source.string(), c, count, synapse_vars ? "synapse" : "neuron"));
-    plan.trace_cells.push_back(c);
-  }
+  record_indices(cfg, synapse_vars ? plan.synapse_slots() : plan.n_post,
+                 synapse_vars ? "synapse variables" : "neuron variables", plan);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "core/timing/stopwatch.hpp"
 #include "models/galbraith_lif/galbraith_schema.hpp"
+#include "models/runtime/record_plan.hpp"
 
 namespace kbrain::galbraith {
 
@@ -82,30 +83,10 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, Galbr
 }
 
 void read_record(const ExperimentConfig& cfg, GalbraithPlan& plan, bool resized) {
-  const RecordConfig& r = cfg.record;
-  plan.record_spikes = r.spikes;
-  plan.record_csv = r.csv;
-  plan.record_binary = r.binary;
-  plan.trace_every = std::max<std::int64_t>(1, r.every);
   plan.probe_var = V_M;
-  if (resized || (r.cells.empty() && !r.all_cells)) return;  // resized runs (compare) record no traces
-  for (const auto& name : r.variables) {
-    const auto v = std::find(std::begin(kGalbraithVarNames), std::end(kGalbraithVarNames), name) - std::begin(kGalbraithVarNames);
-    plan.trace_vars.push_back(static_cast<int>(v));
-    plan.trace_var_names.push_back(name);
-  }
-  const std::int64_t n = plan.neurons();
-  if (r.all_cells) {
-    if (n > (1 << 20))
-      throw ConfigError(fmt::format("{}: record.cells = \"all\" would record {} neurons per sample; list ids",
-                                    cfg.source.string(), n));
-    for (std::int64_t i = 0; i < n; ++i) plan.trace_cells.push_back(i);
-    return;
-  }
-  for (auto c : r.cells) {
-    if (c >= n) throw ConfigError(fmt::format("{}: record.cells: {} is out of range [0, {})", cfg.source.string(), c, n));
-    plan.trace_cells.push_back(c);
-  }
+  if (!apply_record_choices(cfg.record, plan) || resized) return;  // resized runs (compare) record no traces
+  record_variables(cfg.record, kGalbraithVarNames, plan);
+  record_indices(cfg, plan.neurons(), "neurons", plan);
 }
 
 }  // namespace
