@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <array>
 #include <cstring>
-#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -18,6 +17,7 @@
 #include "models/galbraith_lif/galbraith_model.hpp"
 #include "models/registry.hpp"
 #include "tests/backend_types.hpp"
+#include "tests/test_helpers.hpp"
 
 namespace {
 
@@ -45,16 +45,6 @@ std::vector<std::int32_t> run_counts(const GalbraithPlan& plan, std::vector<doub
 }
 
 std::vector<std::int32_t> to_int32(const std::vector<std::int64_t>& v) { return {v.begin(), v.end()}; }
-
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    path = std::filesystem::temp_directory_path() / ("kbrain_galbraith_" + std::to_string(::getpid()) + "_" +
-                                                     std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 void write_records(const std::filesystem::path& file, const std::vector<std::array<std::uint32_t, 4>>& records,
                    std::size_t extra_bytes = 0) {
@@ -159,7 +149,7 @@ TEST_SUITE("galbraith_lif") {
   }
 
   TEST_CASE("connection file: written, read back, and every malformed file refused with its record") {
-    TempDir tmp;
+    test::TempDir tmp("galbraith_files");
     const HostNetwork net = random_network(64, 500, 5, 1.5f);
     const auto file = tmp.path / "connections.bin";
     write_connection_file(file, net);

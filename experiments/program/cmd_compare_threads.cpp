@@ -19,6 +19,7 @@
 
 #include "backends/hardware_info.hpp"
 #include "backends/registry.hpp"
+#include "core/text/atomic_file.hpp"
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
@@ -156,8 +157,8 @@ int cmd_compare_threads(const CompareOptions& o) {
     }
   }
   if (!failed.empty()) md += fmt::format("\nFailed thread counts (see threads_K.log): {}\n", joined(failed));
-  std::ofstream(out_dir / "thread_scaling.md") << md;
-  std::ofstream(out_dir / "thread_scaling.csv") << csv;
+  text::write_file_atomically(out_dir / "thread_scaling.md", md);
+  text::write_file_atomically(out_dir / "thread_scaling.csv", csv);
   fmt::print("{}", md);
   return failed.empty() ? 0 : 1;
 }

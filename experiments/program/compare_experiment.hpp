@@ -1,6 +1,6 @@
 #pragma once
 // `kbrain compare` for any model (cmd_compare.cpp chooses the model): for every point of the sweep (densities x
-// sizes) one plan, one reference run (serial double, or the first backend in double), then every backend x
+// sizes x variants) one plan, one reference run (serial double, or the first backend in double), then every backend x
 // precision; one row each with the common columns (size, phase times, ns per cell-step, wall s per bio s, speedups)
 // and the model's own agreement columns (Model::agreement_columns / agreement). Saved after every row
 // (compare.partial.*), published complete at the end (compare.{md,csv,json}).
@@ -73,6 +73,45 @@ ComparisonTableRow compare_row(const typename Model::Plan& plan, double density,
   return row;
 }
 
+// One point of the sweep: its plan, the reference run, then every backend x precision, each row saved as it comes.
+template <class Model>
+void compare_point(const ExperimentConfig& cfg, const CompareSweep& sweep, const PlanRequest& at,
+                   const std::string& ref_backend, ComparisonTable& table) {
+  const typename Model::Plan plan = Model::make_plan(cfg, at);
+  table.dt_ms = plan.dt_ms;
+  if (table.columns.empty()) table.columns = compare_columns<Model>(plan);
+  RunRequest request;
+  request.probe_cells = Model::probe_cells(plan);
+  request.probe_every = Model::kProbeEvery;
+  request.keep_spikes = true;
+  fmt::print(stderr, "[compare] {} {} ({}), {:.0f} {}\n", plan.cells, Model::kCells, plan.size_label,
+             plan.connections, Model::kConnections);
+  auto steps_for = [&](const std::string& b) {
+    return budget_steps(backend_facts(b), static_cast<std::int64_t>(plan.work_per_step), plan.steps, sweep.budget);
+  };
+  typename Model::Plan ref_plan = plan;
+  ref_plan.steps = steps_for(ref_backend);
+  const RunResult ref = run_on<Model>(ref_plan, ref_backend, Precision::Double, request);
+  for (const auto& b : sweep.backends)
+    for (const Precision prec : sweep.precisions) {
+      const bool is_reference = b == ref_backend && prec == Precision::Double;
+      RunResult r;
+      if (is_reference) {
+        r = ref;
+      } else {
+        typename Model::Plan p = plan;
+        p.steps = steps_for(b);
+        r = run_on<Model>(p, b, prec, request);
+      }
+      ComparisonTableRow row = compare_row<Model>(plan, at.density, request, r, ref, is_reference);
+      if (ref_backend != "serial") row.note += (row.note.empty() ? "" : "; ") + ("reference: " + ref_backend + " double");
+      fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} ns/cell-step\n", b, to_string(prec), r.steps,
+                 r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps)));
+      table.rows.push_back(std::move(row));
+      save_comparison(sweep.out_dir, table, false);
+    }
+}
+
 template <class Model>
 int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
   const std::string ref_backend = reference_backend(sweep.backends);
@@ -90,41 +129,8 @@ int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
 
   for (const double density : sweep.densities)
     for (const std::int64_t size : sweep.sizes)
-      for (const std::string& variant : sweep.variants) {
-        const typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{size, density, sweep.steps, variant});
-        table.dt_ms = plan.dt_ms;
-        if (table.columns.empty()) table.columns = compare_columns<Model>(plan);
-        RunRequest request;
-        request.probe_cells = Model::probe_cells(plan);
-        request.probe_every = Model::kProbeEvery;
-        request.keep_spikes = true;
-        fmt::print(stderr, "[compare] {} {} ({}), {:.0f} {}\n", plan.cells, Model::kCells, plan.size_label,
-                   plan.connections, Model::kConnections);
-        auto steps_for = [&](const std::string& b) {
-          return budget_steps(backend_facts(b), static_cast<std::int64_t>(plan.work_per_step), plan.steps, sweep.budget);
-        };
-        typename Model::Plan ref_plan = plan;
-        ref_plan.steps = steps_for(ref_backend);
-        const RunResult ref = run_on<Model>(ref_plan, ref_backend, Precision::Double, request);
-        for (const auto& b : sweep.backends)
-          for (const Precision prec : sweep.precisions) {
-            const bool is_reference = b == ref_backend && prec == Precision::Double;
-            RunResult r;
-            if (is_reference) {
-              r = ref;
-            } else {
-              typename Model::Plan p = plan;
-              p.steps = steps_for(b);
-              r = run_on<Model>(p, b, prec, request);
-            }
-            ComparisonTableRow row = compare_row<Model>(plan, density, request, r, ref, is_reference);
-            if (ref_backend != "serial") row.note += (row.note.empty() ? "" : "; ") + ("reference: " + ref_backend + " double");
-            fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} ns/cell-step\n", b, to_string(prec), r.steps,
-                       r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps)));
-            table.rows.push_back(std::move(row));
-            save_comparison(sweep.out_dir, table, false);
-          }
-      }
+      for (const std::string& variant : sweep.variants)
+        compare_point<Model>(cfg, sweep, PlanRequest{size, density, sweep.steps, variant}, ref_backend, table);
   publish_comparison(sweep.out_dir, table);
   return 0;
 }

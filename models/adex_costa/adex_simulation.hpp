@@ -20,6 +20,7 @@
 #include "models/adex_costa/adex_reduce.hpp"
 #include "models/adex_costa/adex_streaming.hpp"
 #include "models/common/device_sampler.hpp"
+#include "models/common/spike_flag_ring.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
 
@@ -58,8 +59,7 @@ class AdexSimulation {
     }
     initialise();
     if (request.write_spikes) {
-      ring_slots_ = std::clamp<std::int64_t>((64 << 20) / std::max<std::int64_t>(1, plan.n_post), 1, 4096);
-      ring_ = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem>("adex_spike_ring", ring_slots_, plan.n_post);
+      ring_ = SpikeFlagRing<Exec>(plan.n_post);
     }
     res.connections = plan.connections;
     res.strategy = fmt::format("dense, {} rows per block", kRowsPerBlock);
@@ -104,29 +104,12 @@ class AdexSimulation {
       Kokkos::parallel_for("kbrain::adex::mean", range(1), MeanAndTotals<Real, Mem>{st_});
       Kokkos::parallel_for("kbrain::adex::currents", range(cols), ColumnCurrents<Real, Mem>{st_, post_updates});
     }
-    if (ring_slots_ > 0) {
-      auto slot = Kokkos::subview(ring_, ring_used_, Kokkos::ALL());
-      auto crossed = st_.crossed;
-      Kokkos::parallel_for("kbrain::adex::spike_ring", range(cols),
-                           KOKKOS_LAMBDA(const std::int64_t j) { slot(j) = std::uint8_t(crossed(j)); });
-      ring_steps_.push_back(n + 1);
-      ++ring_used_;
-    }
+    if (ring_.active()) ring_.capture(st_.crossed, n + 1);
     ++steps_;
   }
 
-  bool spikes_due(std::int64_t, std::int64_t, bool) const { return ring_slots_ > 0 && ring_used_ == ring_slots_; }
-  SpikeEvents drain_spikes(bool) {
-    SpikeEvents events;
-    if (ring_used_ == 0) return events;
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ring_);
-    for (std::int64_t s = 0; s < ring_used_; ++s)
-      for (std::int64_t j = 0; j < plan_.n_post; ++j)
-        if (host(s, j)) events.emplace_back(ring_steps_[static_cast<std::size_t>(s)], j);
-    ring_used_ = 0;
-    ring_steps_.clear();
-    return events;
-  }
+  bool spikes_due(std::int64_t, std::int64_t, bool) const { return ring_.full(); }
+  SpikeEvents drain_spikes(bool) { return ring_.drain(); }
 
   // Counts for run.json (kbrain run reports each per second of simulate time too) and the compare columns.
   void finish(RunResult& res) {
@@ -265,9 +248,7 @@ class AdexSimulation {
   typename Kokkos::View<double*, Mem>::HostMirror winner_currents_host_, block_sum_host_;
   std::vector<double> all_sums_;
   std::vector<long long> all_counts_;
-  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem> ring_;
-  std::int64_t ring_slots_ = 0, ring_used_ = 0;
-  std::vector<std::int64_t> ring_steps_;
+  SpikeFlagRing<Exec> ring_;  // neuron crossings for the spike files (only when they are written)
 };
 
 }  // namespace kbrain::adex

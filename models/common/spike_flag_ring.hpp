@@ -26,7 +26,8 @@ class SpikeFlagRing {
   bool active() const { return slots_ > 0; }
   bool full() const { return slots_ > 0 && used_ == slots_; }
 
-  // Copies `flags` (any integer type, non-zero = spike) of the step that ends with `updates_done` updates.
+  // Copies `flags` (any integer type, non-zero = spike) of the step that ends with `updates_done` updates. No drain
+  // in between: at most `slots` captures (the runner drains when full()).
   template <class FlagView>
   void capture(const FlagView& flags, std::int64_t updates_done) {
     auto slot = Kokkos::subview(ring_, used_, Kokkos::ALL());
@@ -39,7 +40,8 @@ class SpikeFlagRing {
   Events drain() {
     Events events;
     if (used_ == 0) return events;
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ring_);
+    const auto filled = Kokkos::subview(ring_, std::pair<std::int64_t, std::int64_t>(0, used_), Kokkos::ALL());
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), filled);
     for (std::int64_t s = 0; s < used_; ++s)
       for (std::int64_t j = 0; j < cells_; ++j)
         if (host(s, j)) events.emplace_back(steps_[static_cast<std::size_t>(s)], j);

@@ -63,6 +63,13 @@ struct EventViews {
   }
   KOKKOS_INLINE_FUNCTION const Flags& flags(std::int64_t step) const { return step % 2 == 0 ? spikes_even : spikes_odd; }
 
+  // The current the PSC buffer of neuron i holds for tap `tap`, which it gives up (a silent tap is not rewritten).
+  KOKKOS_INLINE_FUNCTION Real take_current(const std::int64_t i, const std::int64_t tap) const {
+    const Real J = buffer(i, tap);
+    if (J != Real(0)) buffer(i, tap) = 0;
+    return J;
+  }
+
   // The soma of neuron i at step n with synaptic current J; sets the neuron's spike flag of step n.
   KOKKOS_INLINE_FUNCTION void soma(const std::int64_t i, const Real J, const std::int32_t n, const SomaParams<Real>& p) const {
     Real v = V(i);
@@ -121,8 +128,7 @@ struct EventStep {
         if (previous(st.src(k))) arriving += st.weight(k);
       const std::int64_t tap = (n - 1) % st.taps;
       if (arriving != Real(0)) add_filter(i, tap, arriving);
-      J = st.buffer(i, tap);
-      if (J != Real(0)) st.buffer(i, tap) = 0;
+      J = st.take_current(i, tap);
     }
     st.soma(i, J, n, p);
   }
@@ -164,14 +170,7 @@ struct EventStepTeam {
       }
       team.team_barrier();
     }
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      Real J = 0;
-      if (n > 0) {
-        J = st.buffer(i, tap);
-        if (J != Real(0)) st.buffer(i, tap) = 0;
-      }
-      st.soma(i, J, n, p);
-    });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { st.soma(i, n > 0 ? st.take_current(i, tap) : Real(0), n, p); });
   }
 };
 

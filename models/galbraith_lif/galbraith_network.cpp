@@ -12,6 +12,7 @@
 
 #include "core/config/experiment_config.hpp"
 #include "core/rng/counter_rng.hpp"
+#include "core/text/atomic_file.hpp"
 
 namespace kbrain::galbraith {
 
@@ -170,29 +171,17 @@ HostNetwork read_connection_file(const std::filesystem::path& file, std::int64_t
 }
 
 void write_connection_file(const std::filesystem::path& file, const HostNetwork& net) {
-  const std::filesystem::path temporary = file.string() + ".partial";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the connection file", file.string()));
-    std::vector<char> buffer;
-    buffer.reserve(1 << 20);
-    char record[kConnectionRecordBytes];
-    for (std::int64_t dst = 0; dst < net.neurons; ++dst)
-      for (std::int64_t s = net.offsets[static_cast<std::size_t>(dst)]; s < net.offsets[static_cast<std::size_t>(dst + 1)]; ++s) {
-        put_u32(record, static_cast<std::uint32_t>(net.src[static_cast<std::size_t>(s)]));
-        put_u32(record + 4, static_cast<std::uint32_t>(dst));
-        put_u32(record + 8, float_bits(net.weight[static_cast<std::size_t>(s)]));
-        put_u32(record + 12, float_bits(0.0f));
-        buffer.insert(buffer.end(), record, record + kConnectionRecordBytes);
-        if (buffer.size() >= (1 << 20)) {
-          out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-          buffer.clear();
-        }
-      }
-    out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    if (!out) throw std::runtime_error(fmt::format("{}: writing the connection file failed", file.string()));
-  }
-  std::filesystem::rename(temporary, file);
+  std::string bytes(static_cast<std::size_t>(net.synapses() * kConnectionRecordBytes), '\0');
+  char* record = bytes.data();
+  for (std::int64_t dst = 0; dst < net.neurons; ++dst)
+    for (std::int64_t s = net.offsets[static_cast<std::size_t>(dst)]; s < net.offsets[static_cast<std::size_t>(dst + 1)];
+         ++s, record += kConnectionRecordBytes) {
+      put_u32(record, static_cast<std::uint32_t>(net.src[static_cast<std::size_t>(s)]));
+      put_u32(record + 4, static_cast<std::uint32_t>(dst));
+      put_u32(record + 8, float_bits(net.weight[static_cast<std::size_t>(s)]));
+      put_u32(record + 12, float_bits(0.0f));
+    }
+  text::write_file_atomically(file, bytes);
 }
 
 }  // namespace kbrain::galbraith

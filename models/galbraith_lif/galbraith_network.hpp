@@ -35,7 +35,7 @@ HostNetwork random_network(std::int64_t neurons, std::int64_t synapses, std::uin
 // weights_from_file = false: every synapse gets `weight` (the study's loader ignores the file's weights).
 HostNetwork read_connection_file(const std::filesystem::path& file, std::int64_t neurons, bool weights_from_file,
                                  float weight);
-// Writes every synapse as a record, grouped by target; delay 0. Written to a temporary name, then renamed.
+// Writes every synapse as a record, grouped by target; delay 0. Atomically (core/text/atomic_file.hpp).
 void write_connection_file(const std::filesystem::path& file, const HostNetwork& net);
 
 // Bytes of one record.

@@ -69,6 +69,7 @@ class GalbraithSimulation {
     st_.upload(plan);
     if (request.write_spikes) ring_ = SpikeFlagRing<Exec>(plan.neurons());
     res.connections = double(plan.synapses());
+    if (plan.update == SynapseUpdate::Agent) agent_team_ = team_size();
     // GPUs: a team per neuron when neurons have many inputs, else a thread per neuron (host: always a thread).
     const std::int64_t in_degree = plan.synapses() / std::max<std::int64_t>(1, plan.neurons());
     if (Backend::is_gpu && in_degree >= kTeamInDegree) event_team_ = in_degree >= 128 ? 128 : 32;
@@ -78,7 +79,7 @@ class GalbraithSimulation {
                                                      : std::string("a thread per neuron"),
                                      plan.taps(), chained() && event_team_ == 0 ? ", chained launches" : "")
                        : Backend::is_gpu
-                           ? fmt::format("agent: five kernels per step, a team of {} threads per synapse", team_size())
+                           ? fmt::format("agent: five kernels per step, a team of {} threads per synapse", agent_team_)
                            : std::string("agent: five kernels per step, a thread per synapse (the taps a loop)");
     if (plan.stage_timing) res.strategy += "; stages fenced";
     stage_s_.assign(plan.update == SynapseUpdate::Event ? 1 : 5, 0.0);
@@ -115,7 +116,7 @@ class GalbraithSimulation {
       stage(2, [&] { Kokkos::parallel_for("kbrain::galbraith::somas", range(st_.n), SomaStage<Real, Mem>::of(st_, p_, n)); });
       stage(3, [&] { Kokkos::parallel_for("kbrain::galbraith::axons", range(st_.n), AxonStage<Real, Mem>::of(st_)); });
       stage(4, [&] {
-        Kokkos::parallel_for("kbrain::galbraith::synapses", Kokkos::TeamPolicy<Exec>(static_cast<int>(st_.s), team_size()),
+        Kokkos::parallel_for("kbrain::galbraith::synapses", Kokkos::TeamPolicy<Exec>(static_cast<int>(st_.s), agent_team_),
                              SynapseStage<Real, Mem, Exec>::of(st_, n));
       });
     }
@@ -128,8 +129,7 @@ class GalbraithSimulation {
 
   // Spike totals and digest, stage times (stage timing), and spike_counts.csv beside the run's files.
   void finish(RunResult& res) {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st_.count);
-    std::vector<std::int32_t> counts(host.data(), host.data() + st_.n);
+    const std::vector<std::int32_t> counts = this->counts();
     double total = 0;
     for (auto c : counts) total += c;
     res.figures.emplace_back("neuron_spikes", total);
@@ -185,6 +185,7 @@ class GalbraithSimulation {
   SpikeFlagRing<Exec> ring_;
   std::vector<double> stage_s_;
   int event_team_ = 0;  // > 0: the event step's team size (EventStepTeam)
+  int agent_team_ = 1;  // threads per synapse of the agent synapse stage
   std::int64_t steps_ = 0;
 };
 

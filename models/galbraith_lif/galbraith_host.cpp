@@ -1,8 +1,10 @@
 // The host side of a Galbraith run: the memory check before allocation, the spike-count file and digest.
 #include <fmt/format.h>
 
-#include <fstream>
+#include <iterator>
 #include <stdexcept>
+
+#include "core/text/atomic_file.hpp"
 
 #include "models/galbraith_lif/galbraith_simulation.hpp"
 
@@ -21,22 +23,11 @@ void require_memory(const GalbraithPlan& plan, std::int64_t real_bytes, std::uin
 }
 
 void write_spike_counts(const std::filesystem::path& file, const std::vector<std::int32_t>& counts) {
-  const std::filesystem::path temporary = file.string() + ".partial";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the spike counts", file.string()));
-    std::string text = "neuron,count\n";
-    for (std::size_t i = 0; i < counts.size(); ++i) {
-      text += fmt::format("{},{}\n", i, counts[i]);
-      if (text.size() > (1 << 20)) {
-        out << text;
-        text.clear();
-      }
-    }
-    out << text;
-    if (!out) throw std::runtime_error(fmt::format("{}: writing the spike counts failed", file.string()));
-  }
-  std::filesystem::rename(temporary, file);
+  fmt::memory_buffer csv;
+  auto out = std::back_inserter(csv);
+  fmt::format_to(out, "neuron,count\n");
+  for (std::size_t i = 0; i < counts.size(); ++i) fmt::format_to(out, "{},{}\n", i, counts[i]);
+  text::write_file_atomically(file, fmt::to_string(csv));
 }
 
 double count_digest(const std::vector<std::int32_t>& counts) {
