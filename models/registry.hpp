@@ -9,14 +9,17 @@
 #include "core/type_list.hpp"
 #include "models/adex_costa/adex_model.hpp"
 #include "models/cortex_hh/cortex_model.hpp"
+#include "models/galbraith_gemm/gemm_model.hpp"
 #include "models/galbraith_lif/galbraith_model.hpp"
+#include "models/galbraith_som/som_model.hpp"
 #include "models/olive/olive_model.hpp"
 #include "models/point/point_model.hpp"
 
 namespace kbrain {
 
 using EnabledModels = std::tuple<olive::OliveModel, point::PointModel, cortex::CortexHhModel, adex::AdexCostaModel,
-                                 galbraith::GalbraithLifModel>;
+                                 galbraith::GalbraithLifModel, galbraith::GalbraithGemmModel,
+                                 galbraith::GalbraithSomModel>;
 
 // Calls f(TypeTag<Model>{}) for every model, in list order.
 template <class F>

@@ -6,16 +6,19 @@
 #   apt-get source --download-only trilinos   (deb-src entry derived from the machine's own Debian source list)
 # only packages/kokkos is extracted, then the patches in cmake/patches/*.patch are applied.
 # Result: $KBRAIN_DEPS_DIR/kokkos (default <repo>/.deps/kokkos), reused on later runs.
-# That folder is self-contained: copy/carry it to a machine without network and build there.
+# Kokkos Kernels 3.4.01 (packages/kokkos-kernels of the same tarball; dense BLAS/LAPACK calls that dispatch to
+# cuBLAS and a host BLAS) goes to $KBRAIN_DEPS_DIR/kokkos-kernels, unpatched.
+# Those folders are self-contained: copy/carry them to a machine without network and build there.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 deps="${KBRAIN_DEPS_DIR:-$here/.deps}"
 dest="$deps/kokkos"
 stamp="$dest/.kbrain-patched"
+kernels="$deps/kokkos-kernels"
 patches=("$here"/cmake/patches/*.patch)
 want="$(cat "${patches[@]}" | sha256sum | cut -c1-16)"
 
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$kernels/CMakeLists.txt" ]; then
   exit 0
 fi
 
@@ -56,6 +59,22 @@ if [ -z "$tarball" ]; then
     echo "         Install Kokkos yourself and pass -DKokkos_ROOT=<prefix>, or place the tarball in $deps/download/." >&2
     exit 1
   fi
+fi
+
+if [ ! -f "$kernels/CMakeLists.txt" ]; then
+  echo "[kokkos] extracting packages/kokkos-kernels from $(basename "$tarball") ..." >&2
+  rm -rf "$kernels" "$deps/kernels.tmp"
+  mkdir -p "$deps/kernels.tmp"
+  tar -xf "$tarball" -C "$deps/kernels.tmp" --wildcards '*/packages/kokkos-kernels/*'
+  ksrc="$(find "$deps/kernels.tmp" -maxdepth 3 -type d -path '*/packages/kokkos-kernels' | head -n1)"
+  if [ -z "$ksrc" ] || [ ! -f "$ksrc/CMakeLists.txt" ]; then
+    echo "[kokkos] $(basename "$tarball") has no packages/kokkos-kernels" >&2; exit 1
+  fi
+  mv "$ksrc" "$kernels"
+  rm -rf "$deps/kernels.tmp"
+fi
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  exit 0
 fi
 
 echo "[kokkos] extracting packages/kokkos from $(basename "$tarball") ..." >&2

@@ -10,7 +10,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 variant="${1:-cuda}"
 shift || true
 root=/tmp/kbrain-sysroot
-if [ ! -d "$root/usr/include/toml++" ]; then
+if [ ! -d "$root/usr/include/toml++" ] || [ ! -d "$root/usr/include/stb" ]; then
   mkdir -p "$root"
   for d in "$here"/.offline/debs/*.deb; do dpkg -x "$d" "$root"; done
 fi
@@ -23,4 +23,5 @@ if [ "${KBRAIN_MPI:-1}" = 1 ] && ls "$here"/.offline/debs-mpi/*.deb >/dev/null 2
   mpi_args=(-DKBRAIN_ENABLE_MPI=ON $KBRAIN_MPI_CMAKE_ARGS)
 fi
 "$here/scripts/build.sh" "$variant" -DCMAKE_PREFIX_PATH="$root/usr" -DKBRAIN_KOKKOS_SOURCE="$here/.offline/kokkos" \
+  -DKBRAIN_KOKKOS_KERNELS_SOURCE="$here/.offline/kokkos-kernels" \
   -DKBRAIN_USE_BUNDLED_KOKKOS=ON "${mpi_args[@]}" "$@"

@@ -9,7 +9,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="$here/.offline"
 mkdir -p "$dest/debs"
 pkgs=(libfmt-dev libfmt9 libtomlplusplus-dev libcli11-dev librandom123-dev doctest-dev libbenchmark-dev
-      libbenchmark1debian)
+      libbenchmark1debian
+      libopenblas-pthread-dev libopenblas0-pthread libgfortran5 libquadmath0  # host BLAS behind Kokkos Kernels
+      libstb-dev libstb0)  # image files
 (cd "$dest/debs" && apt-get download "${pkgs[@]}" >&2)
 # OpenMPI 4.1 (headers, libraries, mpirun and the runtime libraries it loads) for -DKBRAIN_ENABLE_MPI=ON, kept apart:
 # scripts/mpi_sysroot.sh unpacks them with dpkg -x into a relocatable prefix (docs/mpi.md). KBRAIN_BUNDLE_MPI=0 skips.
@@ -20,6 +22,7 @@ if [ "${KBRAIN_BUNDLE_MPI:-1}" = 1 ]; then
   mkdir -p "$dest/debs-mpi"
   (cd "$dest/debs-mpi" && apt-get download "${mpi_pkgs[@]}" >&2)
 fi
-rm -rf "$dest/kokkos"
+rm -rf "$dest/kokkos" "$dest/kokkos-kernels"
 cp -r "${KBRAIN_DEPS_DIR:-$here/.deps}/kokkos" "$dest/kokkos"
+cp -r "${KBRAIN_DEPS_DIR:-$here/.deps}/kokkos-kernels" "$dest/kokkos-kernels"
 du -sh "$dest" >&2

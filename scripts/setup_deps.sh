@@ -13,7 +13,9 @@ packages=(cmake g++ make pkg-config libfmt-dev libtomlplusplus-dev doctest-dev l
           libcli11-dev librandom123-dev dpkg-dev xz-utils
           libopenmpi-dev openmpi-bin   # optional MPI build (-DKBRAIN_ENABLE_MPI=ON, docs/mpi.md)
           python3-brian python3-numpy python3-scipy  # Brian2: tests/brian2 (numpy target; no compiler needed)
-          python3-matplotlib)  # pictures of runs and comparisons (scripts/plots, kbrain plot)
+          python3-matplotlib  # pictures of runs and comparisons (scripts/plots, kbrain plot)
+          libopenblas-dev liblapack-dev  # the host BLAS/LAPACK behind Kokkos Kernels (GEMM, solves)
+          libstb-dev)  # image files: SOM inputs (BMP/PNG/PPM) and weight pictures (PNG)
 
 missing=()
 if [ "${KBRAIN_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then

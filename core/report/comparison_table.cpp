@@ -176,7 +176,7 @@ std::string to_markdown(const ComparisonTable& t) {
   fmt::format_to(out, "- Date: {}\n", single_line(t.date));
   fmt::format_to(out, "- Commit: {}\n", t.commit.empty() ? kMissing : single_line(t.commit));
   fmt::format_to(out, "- Kokkos: {}\n", t.kokkos.empty() ? kMissing : single_line(t.kokkos));
-  fmt::format_to(out, "- dt: {} ms\n", t.dt_ms);
+  if (t.dt_ms > 0) fmt::format_to(out, "- dt: {} ms\n", t.dt_ms);  // 0: steps are not biological time
   if (!t.command.empty()) fmt::format_to(out, "- Command: `{}`\n", single_line(t.command));
 
   fmt::format_to(out, "\n## Hardware\n\n");

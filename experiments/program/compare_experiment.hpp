@@ -16,6 +16,7 @@
 
 #include "core/report/comparison_table.hpp"
 #include "experiments/program/backend_facts.hpp"
+#include "core/detected.hpp"
 #include "experiments/program/build_info.hpp"
 #include "models/runtime/run_dispatch.hpp"
 
@@ -32,15 +33,27 @@ struct CompareSweep {
   std::filesystem::path out_dir;
 };
 
+// Whether a model's steps are biological time (dt): applications whose steps are not (a training input, one matrix
+// product) declare `static constexpr bool kBiologicalTime = false` and get no per-cell-step or per-bio-s columns.
+template <class M>
+using biological_time_t = decltype(M::kBiologicalTime);
+template <class Model>
+constexpr bool biological_time() {
+  if constexpr (is_detected_v<biological_time_t, Model>) return Model::kBiologicalTime;
+  return true;
+}
+
 template <class Model>
 std::vector<ReportColumn> compare_columns(const typename Model::Plan& plan) {
   std::vector<ReportColumn> c = {{Model::kCells, Model::kCells, "int"},
                                  {Model::kConnections, Model::kConnections, "int"},
                                  {"setup_s", "setup s", "sig3"},
                                  {"simulate_s", "simulate s", "sig3"},
-                                 {"output_s", "output s", "sig3"},
-                                 {"ns_per_cell_step", "ns/cell-step", "sig3"},
-                                 {"wall_s_per_bio_s", "wall s per bio s", "sig3"}};
+                                 {"output_s", "output s", "sig3"}};
+  if constexpr (biological_time<Model>()) {
+    c.push_back({"ns_per_cell_step", "ns/cell-step", "sig3"});
+    c.push_back({"wall_s_per_bio_s", "wall s per bio s", "sig3"});
+  }
   if (!plan.config->compare.published.empty()) c.push_back({"published_s", "study s", "sig3"});
   for (auto& col : Model::agreement_columns(plan)) c.push_back(std::move(col));
   return c;
@@ -57,10 +70,12 @@ ComparisonTableRow compare_row(const typename Model::Plan& plan, double density,
   row.steps_requested = plan.steps;
   row.simulate_s = r.simulate_s;
   const double bio_s = double(r.steps) * plan.dt_ms / 1000.0;
-  row.values = {ReportValue::num(double(plan.cells)),      ReportValue::num(r.connections),
-                ReportValue::num(r.setup_s),               ReportValue::num(r.simulate_s),
-                ReportValue::num(r.output_s),              ReportValue::num(r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps))),
-                ReportValue::num(r.simulate_s / bio_s)};
+  row.values = {ReportValue::num(double(plan.cells)), ReportValue::num(r.connections), ReportValue::num(r.setup_s),
+                ReportValue::num(r.simulate_s), ReportValue::num(r.output_s)};
+  if constexpr (biological_time<Model>()) {
+    row.values.push_back(ReportValue::num(r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps))));
+    row.values.push_back(ReportValue::num(r.simulate_s / bio_s));
+  }
   const CompareConfig& compare = plan.config->compare;
   if (!compare.published.empty()) {  // the study's time is for the file's steps
     const double study = r.steps == plan.config->steps ? compare.published_s(r.backend, plan.cells, density)
@@ -78,7 +93,7 @@ template <class Model>
 void compare_point(const ExperimentConfig& cfg, const CompareSweep& sweep, const PlanRequest& at,
                    const std::string& ref_backend, ComparisonTable& table) {
   const typename Model::Plan plan = Model::make_plan(cfg, at);
-  table.dt_ms = plan.dt_ms;
+  table.dt_ms = biological_time<Model>() ? plan.dt_ms : 0;
   if (table.columns.empty()) table.columns = compare_columns<Model>(plan);
   RunRequest request;
   request.probe_cells = Model::probe_cells(plan);

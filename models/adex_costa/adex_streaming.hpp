@@ -6,7 +6,6 @@
 // the chunk a step ends with is still in its device buffer when the next step starts with it, so its copy-in is
 // skipped. Results are bit-identical to the in-core pass (the same kernel over the same rows and blocks).
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -15,6 +14,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "backends/execution_instances.hpp"
+#include "backends/link_bandwidth.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
 #include "models/adex_costa/adex_state.hpp"
 
@@ -51,7 +51,7 @@ class StreamedSynapses {
       b.A = Reals(no_init("adex_chunk_A"), chunk);
       b.conn = Kokkos::View<std::uint8_t*, Mem>(no_init("adex_chunk_conn"), chunk);
     }
-    link_bytes_per_s_ = measure_link();
+    link_bytes_per_s_ = host_to_device_bytes_per_s<Backend>();
   }
 
   std::int64_t chunks() const { return (rows_ + chunk_rows_ - 1) / chunk_rows_; }
@@ -110,19 +110,6 @@ class StreamedSynapses {
     Reals R, u, U, A;
     Kokkos::View<std::uint8_t*, Mem> conn;
   };
-
-  // Page-locked host -> device copy bandwidth of this link (one 256 MiB copy after a warm-up), bytes/s.
-  double measure_link() const {
-    const std::int64_t n = std::int64_t(256) << 20;
-    Kokkos::View<std::uint8_t*, Host> src(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("adex_link_src")), n);
-    Kokkos::View<std::uint8_t*, Mem> dst(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("adex_link_dst")), n);
-    Kokkos::deep_copy(Exec(), dst, src);
-    Exec().fence();
-    const auto t0 = std::chrono::steady_clock::now();
-    Kokkos::deep_copy(Exec(), dst, src);
-    Exec().fence();
-    return double(n) / std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
 
   std::int64_t n_post_, rows_, chunk_rows_;
   ExecutionInstances<Exec> instances_;

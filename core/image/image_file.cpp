@@ -1,0 +1,95 @@
+#include "core/image/image_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+#include "core/text/atomic_file.hpp"
+
+namespace kbrain::image {
+
+namespace {
+// stb's messages are short tags ("bad BMP", "unknown image type"); its failure reason is per thread.
+std::string stb_reason() {
+  const char* r = stbi_failure_reason();
+  return r ? r : "unknown error";
+}
+
+std::uint32_t le(const unsigned char* p, int bytes) {
+  std::uint32_t v = 0;
+  for (int k = bytes - 1; k >= 0; --k) v = (v << 8) | p[k];
+  return v;
+}
+
+// stb decodes a BMP whose pixel rows end early without complaint (missing bytes read as 0): an uncompressed BMP
+// must hold every row its header promises.
+void require_whole_bmp(FILE* f, const std::string& name) {
+  unsigned char h[34] = {};
+  std::fseek(f, 0, SEEK_END);
+  const long size = std::ftell(f);
+  std::fseek(f, 0, SEEK_SET);
+  if (std::fread(h, 1, sizeof h, f) != sizeof h || h[0] != 'B' || h[1] != 'M' || le(h + 14, 4) < 40) return;
+  const std::uint32_t compression = le(h + 30, 4), bpp = le(h + 28, 2);
+  if (compression != 0 && compression != 3) return;  // RLE: stb checks as it decodes
+  const auto width = static_cast<std::int64_t>(static_cast<std::int32_t>(le(h + 18, 4)));
+  const auto height = static_cast<std::int64_t>(static_cast<std::int32_t>(le(h + 22, 4)));
+  const std::int64_t row = (width * std::int64_t(bpp) + 31) / 32 * 4;
+  const std::int64_t need = std::int64_t(le(h + 10, 4)) + row * (height < 0 ? -height : height);
+  if (size >= 0 && size < need)
+    throw ImageError(fmt::format("{}: truncated BMP: its header promises {} bytes, the file has {}", name, need, size));
+}
+}  // namespace
+
+Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels) {
+  const std::string name = file.string();
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(name.c_str(), "rb"), &std::fclose);
+  if (!f) throw ImageError(fmt::format("{}: cannot open the image file ({})", name, std::strerror(errno)));
+  int w = 0, h = 0, comp = 0;
+  // The header first: a size is refused before any pixel is decoded.
+  if (!stbi_info_from_file(f.get(), &w, &h, &comp))
+    throw ImageError(fmt::format("{}: not a readable image (BMP, PNG, PPM, ...): {}", name, stb_reason()));
+  if (w <= 0 || h <= 0) throw ImageError(fmt::format("{}: the image has no pixels ({} x {})", name, w, h));
+  if (std::int64_t(w) * std::int64_t(h) > max_pixels)
+    throw ImageError(fmt::format("{}: {} x {} = {} pixels; at most {}", name, w, h, std::int64_t(w) * h, max_pixels));
+  require_whole_bmp(f.get(), name);
+  std::fseek(f.get(), 0, SEEK_SET);
+  std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_file(f.get(), &w, &h, &comp, 3), &stbi_image_free);
+  if (!data) throw ImageError(fmt::format("{}: the image cannot be decoded: {}", name, stb_reason()));
+  Rgb8Image img;
+  img.width = w;
+  img.height = h;
+  img.rgb.resize(static_cast<std::size_t>(img.pixels()) * 3);
+  // stb returns the top row first whatever the format (it flips bottom-up BMPs); BMP file order is bottom row first.
+  const std::size_t row = static_cast<std::size_t>(w) * 3;
+  for (std::int64_t y = 0; y < h; ++y)
+    std::memcpy(img.rgb.data() + static_cast<std::size_t>(y) * row,
+                data.get() + static_cast<std::size_t>(h - 1 - y) * row, row);
+  return img;
+}
+
+void write_png_atomically(const std::filesystem::path& file, std::int64_t width, std::int64_t height,
+                          const std::vector<std::uint8_t>& rgb_top_down) {
+  if (width <= 0 || height <= 0 || width > std::numeric_limits<int>::max() / 3 ||
+      height > std::numeric_limits<int>::max() ||
+      rgb_top_down.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3)
+    throw std::runtime_error(fmt::format("{}: cannot write a {} x {} PNG from {} bytes", file.string(), width, height,
+                                         rgb_top_down.size()));
+  std::string bytes;
+  auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &bytes, static_cast<int>(width), static_cast<int>(height), 3,
+                              rgb_top_down.data(), static_cast<int>(width * 3)))
+    throw std::runtime_error(fmt::format("{}: PNG encoding failed", file.string()));
+  // write_file_atomically writes bytes as they are (binary mode): the same temporary-name-then-rename as text files.
+  text::write_file_atomically(file, bytes);
+}
+
+}  // namespace kbrain::image

@@ -1,0 +1,221 @@
+#pragma once
+// Trains a Galbraith SOM on one backend. One launch per step: a parallel_reduce over the neurons that first applies
+// the previous input's update (its BMU read from the device View the previous reduce wrote) and then finds the
+// current input's BMU into the other of two device Views. A reduce into a View of the backend's memory space does
+// not make the host wait, so the host only queues launches; it waits at checkpoints and at the end. After the last
+// step (and before a checkpoint is read) one more pass applies the update still pending.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <Kokkos_Core.hpp>
+
+#include "core/image/image_file.hpp"
+#include "models/common/device_sampler.hpp"
+#include "models/galbraith_som/som_kernels.hpp"
+#include "models/galbraith_som/som_plan.hpp"
+#include "models/runtime/run_request.hpp"
+#include "models/runtime/run_result.hpp"
+
+namespace kbrain::galbraith {
+
+// The weights as a picture: neuron (x, y) is pixel (x, y) with grid row 0 at the bottom (as the study's OpenGL
+// window drew them), channel = round(255 w) clamped to [0, 255]. Returns rows top first, for write_png_atomically.
+template <class Real>
+std::vector<std::uint8_t> som_weight_picture(std::int64_t width, std::int64_t height, const std::vector<Real>& r,
+                                             const std::vector<Real>& g, const std::vector<Real>& b) {
+  std::vector<std::uint8_t> px(static_cast<std::size_t>(width * height) * 3);
+  auto byte = [](Real w) {
+    const double v = double(w) * 255.0 + 0.5;
+    return static_cast<std::uint8_t>(v <= 0 ? 0 : v >= 255 ? 255 : static_cast<int>(v));
+  };
+  for (std::int64_t y = 0; y < height; ++y)
+    for (std::int64_t x = 0; x < width; ++x) {
+      const auto n = static_cast<std::size_t>(y * width + x);
+      const auto o = static_cast<std::size_t>(((height - 1 - y) * width + x) * 3);
+      px[o] = byte(r[n]);
+      px[o + 1] = byte(g[n]);
+      px[o + 2] = byte(b[n]);
+    }
+  return px;
+}
+
+template <class Backend, class Real>
+class SomSimulation {
+ public:
+  using Exec = typename Backend::execution_space;
+  using Mem = typename Backend::memory_space;
+  using Reader = SomReader<Real, Mem>;
+  using Sampler = DeviceSampler<Exec, Real, Reader>;
+  using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  using Weights = std::array<std::vector<Real>, 3>;
+
+  SomSimulation(const SomPlan& plan, const RunRequest& request, RunResult& res)
+      : plan_(plan), n_(plan.neurons()), pixels_(plan.pixels()), out_dir_(request.out_dir),
+        probe_cells_(request.probe_cells) {
+    const auto hw = Backend::describe();
+    const std::int64_t need = som_device_bytes(n_, pixels_, sizeof(Real));
+    if (hw.free_memory_bytes > 0 && std::uint64_t(need) > hw.free_memory_bytes)
+      throw std::runtime_error(fmt::format("a {} x {} SOM with a {} x {} picture needs {} bytes; {} ({}) has {} free",
+                                           plan.width, plan.height, plan.input->width, plan.input->height, need,
+                                           Backend::name, hw.device, hw.free_memory_bytes));
+    auto no_init = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
+    w_.r = Kokkos::View<Real*, Mem>(no_init("som_r"), n_);
+    w_.g = Kokkos::View<Real*, Mem>(no_init("som_g"), n_);
+    w_.b = Kokkos::View<Real*, Mem>(no_init("som_b"), n_);
+    Kokkos::parallel_for("kbrain::som::init", range(), SomInit<Real, Mem>{w_, plan.seed});
+    Kokkos::View<std::uint8_t*, Mem> image(no_init("som_image"), plan.input->rgb.size());
+    Kokkos::deep_copy(image, Kokkos::View<const std::uint8_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                 plan.input->rgb.data(), plan.input->rgb.size()));
+    image_ = image;
+    for (auto& b : best_) b = Kokkos::View<SomBest<Real>, Mem>("som_best");
+    digest_ = Kokkos::View<std::uint64_t, Mem>("som_digest");
+    Kokkos::deep_copy(digest_, kSomDigestStart);
+    pending_.image = image_;
+    pending_.width = static_cast<std::int32_t>(plan.width);
+    pending_.alpha = Real(plan.alpha);
+    // A checkpoint at the last step is the final picture.
+    if (!out_dir_.empty())
+      for (const auto c : plan.checkpoints)
+        if (c < plan.steps) checkpoints_.push_back(c);
+    res.connections = 3.0 * double(n_);  // weights
+    res.strategy = fmt::format("one reduce per step (update of the previous input fused with the BMU search), {} "
+                               "neighbourhood, input {} ({} x {})",
+                               to_string(plan.neighbourhood), plan.input_label, plan.input->width, plan.input->height);
+  }
+
+  std::int64_t steps_per_call() const { return 1; }
+  std::int64_t steps_done() const { return steps_; }
+  void fence() { Exec().fence(); }
+  std::int64_t device_bytes() const { return som_device_bytes(n_, pixels_, sizeof(Real)); }
+  Reader state() const { return Reader{w_, pending_}; }
+
+  void step() {
+    const std::int64_t k = steps_;
+    const auto& out = best_[k & 1];
+    const SomStep<Real, Mem> f{w_, pending_, digest_, k % pixels_};
+    Kokkos::parallel_reduce("kbrain::som::step", range(), f, SomBestReducer<Real, Mem>(out));
+    pending_.best = out;
+    pending_.pixel = k % pixels_;
+    pending_.rule = rule_of_pass(k / pixels_);
+    ++steps_;
+    if (steps_ == plan_.steps) flush();  // the last input's update: part of the training
+    if (next_checkpoint_ < checkpoints_.size() && checkpoints_[next_checkpoint_] == steps_) {
+      flush();
+      due_.push_back(steps_);
+      ++next_checkpoint_;
+    }
+  }
+
+  // Checkpoints are drain points (the runner fences, then calls drain_spikes; the time counts as output).
+  bool spikes_due(std::int64_t, std::int64_t, bool) const { return !due_.empty(); }
+  SpikeEvents drain_spikes(bool final_drain) {
+    for (const std::int64_t s : due_) write_picture(fmt::format("som_weights_step_{}.png", s));
+    due_.clear();
+    if (final_drain && !out_dir_.empty()) write_picture("som_weights_final.png");
+    return {};
+  }
+
+  // The BMU digest, the last BMU and the disc's final r^2; the final weights of the probe neurons (r, g, b of each,
+  // appended to res.probes: the runner samples nothing during the loop, see GalbraithSomModel::kProbeEvery).
+  void finish(RunResult& res) {
+    res.values.emplace_back("bmu_digest", bmu_digest());
+    if (steps_ > 0) res.values.emplace_back("last_bmu", double(last_bmu()));
+    if (plan_.neighbourhood == Neighbourhood::Disc)
+      res.values.emplace_back("final_r2", som_disc_r2(std::max<std::int64_t>(0, steps_ - 1) / pixels_));
+    res.figures.emplace_back("neuron_steps", double(n_) * double(steps_));
+    if (!probe_cells_.empty()) {
+      const Weights w = weights();
+      for (const auto i : probe_cells_)
+        for (int c = 0; c < 3; ++c) res.probes.push_back(double(w[c][static_cast<std::size_t>(i)]));
+    }
+  }
+
+  // Host copies of the three channels after every input so far (applies the pending update first).
+  Weights weights() {
+    flush();
+    Weights out;
+    const Kokkos::View<Real*, Mem>* views[3] = {&w_.r, &w_.g, &w_.b};
+    for (int c = 0; c < 3; ++c) {
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *views[c]);
+      out[c].assign(h.data(), h.data() + n_);
+    }
+    return out;
+  }
+  // Replaces the weights (tests: grids with chosen, e.g. tied, weights). Applies the pending update first.
+  void set_weights(const Weights& w) {
+    flush();
+    const Kokkos::View<Real*, Mem>* views[3] = {&w_.r, &w_.g, &w_.b};
+    for (int c = 0; c < 3; ++c) {
+      if (w[c].size() != static_cast<std::size_t>(n_)) throw std::invalid_argument("set_weights: one value per neuron");
+      Kokkos::deep_copy(*views[c], Kokkos::View<const Real*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(w[c].data(), w[c].size()));
+    }
+  }
+  // The BMU of the last input (-1 before the first step).
+  std::int32_t last_bmu() const {
+    if (steps_ == 0) return -1;
+    SomBest<Real> b;
+    Kokkos::deep_copy(b, best_[(steps_ - 1) & 1]);
+    return b.index;
+  }
+  // 53 bits of the digest of every BMU whose update has been applied, in order.
+  double bmu_digest() {
+    flush();
+    std::uint64_t h = 0;
+    Kokkos::deep_copy(h, digest_);
+    return double(h >> 11);
+  }
+
+ private:
+  Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range() const {
+    return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, n_);
+  }
+  SomRule rule_of_pass(std::int64_t pass) {
+    SomRule rule;
+    rule.disc = plan_.neighbourhood == Neighbourhood::Disc;
+    rule.half = kSomWindowHalf;
+    if (rule.disc) {
+      if (pass != r2_pass_) {
+        r2_ = som_disc_r2(pass);
+        r2_pass_ = pass;
+      }
+      rule.r2 = r2_;
+    }
+    return rule;
+  }
+  // Applies the pending update now (a kernel queued behind the last reduce; the host does not wait).
+  void flush() {
+    if (pending_.pixel < 0) return;
+    Kokkos::parallel_for("kbrain::som::flush", range(), SomFlush<Real, Mem>{w_, pending_, digest_});
+    pending_.pixel = -1;
+  }
+  void write_picture(const std::string& name) {
+    if (out_dir_.empty()) return;
+    const Weights w = weights();
+    image::write_png_atomically(out_dir_ / name, plan_.width, plan_.height,
+                                som_weight_picture(plan_.width, plan_.height, w[0], w[1], w[2]));
+  }
+
+  const SomPlan& plan_;
+  std::int64_t n_, pixels_;
+  std::filesystem::path out_dir_;
+  std::vector<std::int64_t> probe_cells_;
+  SomWeights<Real, Mem> w_;
+  Kokkos::View<const std::uint8_t*, Mem> image_;
+  Kokkos::View<SomBest<Real>, Mem> best_[2];
+  Kokkos::View<std::uint64_t, Mem> digest_;
+  SomPending<Real, Mem> pending_;
+  std::vector<std::int64_t> checkpoints_, due_;
+  std::size_t next_checkpoint_ = 0;
+  double r2_ = kSomDiscStartR2;
+  std::int64_t r2_pass_ = 0;
+  std::int64_t steps_ = 0;
+};
+
+}  // namespace kbrain::galbraith
