@@ -42,6 +42,11 @@ else()
              MEMSPACE_CUDASPACE MEMSPACE_CUDAUVMSPACE MEMSPACE_HOSTSPACE)
     set(KokkosKernels_INST_${_t} OFF CACHE BOOL "" FORCE)
   endforeach()
+  # The Fortran symbol convention of the BLAS (lower case, trailing underscore: gfortran's, OpenBLAS' and the reference
+  # BLAS' on Linux). Given here so that Kokkos Kernels does not need a Fortran compiler to find it out.
+  if(NOT DEFINED F77_BLAS_MANGLE)
+    set(F77_BLAS_MANGLE "(name,NAME) name ## _")
+  endif()
   set(KokkosKernels_ENABLE_TPL_BLAS ON CACHE BOOL "" FORCE)
   set(KokkosKernels_ENABLE_TPL_LAPACK ON CACHE BOOL "" FORCE)
   if(KBRAIN_OPENBLAS)
