@@ -9,6 +9,7 @@
 #include "core/type_list.hpp"
 #include "models/adex_costa/adex_model.hpp"
 #include "models/cortex_hh/cortex_model.hpp"
+#include "models/galbraith_decoder/decoder_model.hpp"
 #include "models/galbraith_gemm/gemm_model.hpp"
 #include "models/galbraith_lif/galbraith_model.hpp"
 #include "models/galbraith_som/som_model.hpp"
@@ -19,7 +20,7 @@ namespace kbrain {
 
 using EnabledModels = std::tuple<olive::OliveModel, point::PointModel, cortex::CortexHhModel, adex::AdexCostaModel,
                                  galbraith::GalbraithLifModel, galbraith::GalbraithGemmModel,
-                                 galbraith::GalbraithSomModel>;
+                                 galbraith::GalbraithSomModel, galbraith::GalbraithDecoderModel>;
 
 // Calls f(TypeTag<Model>{}) for every model, in list order.
 template <class F>

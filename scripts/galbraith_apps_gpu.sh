@@ -11,10 +11,11 @@
 #   gemm_gpu  kbrain compare of square products 12 000-20 000 and of the k sweep, CUDA only
 #   som       one full pass of the generated 2400 x 1800 image on a 512² grid (both neighbourhoods), CUDA, float
 #   som_sizes kbrain compare of the SOM over grid sizes on Serial, OpenMP and CUDA (a short run per size)
+#   decoder   kbrain compare of the whole decoding pipeline, N = 10 ... 1000, SU and MU, CUDA
 # Each run's run.json goes to OUT/<stage>/<case>/; one summary line per run on stdout.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-stage="${1:?stage: tests | gemm | gemm_cpu | gemm_gpu | som | som_sizes}"
+stage="${1:?stage: tests | gemm | gemm_cpu | gemm_gpu | som | som_sizes | decoder}"
 out="${2:?output folder}"
 build="${3:-$here/build/cuda}"
 kb="$build/experiments/program/kbrain"
@@ -50,7 +51,7 @@ compare() {  # case name, kbrain compare args...
 }
 
 case "$stage" in
-  tests) (cd "$build" && ctest -R 'galbraith|adex' --output-on-failure -j 4 2>&1 | tail -40) ;;
+  tests) (cd "$build" && ctest -R 'galbraith|adex' --output-on-failure -j 4 2>&1 | grep -E "Test +#|tests passed|FAILED|Failed") ;;
   gemm)
     sq="$ex/galbraith_gemm_square.toml"
     for buf in double single; do
@@ -75,6 +76,9 @@ case "$stage" in
     ;;
   som_sizes)
     compare som_sizes "$ex/galbraith_som.toml" --backends serial,openmp,cuda --steps 20000 --variants window
+    ;;
+  decoder)
+    compare decoder_gpu "$ex/galbraith_decoder.toml" --backends cuda
     ;;
   *) echo "unknown stage $stage" >&2; exit 2 ;;
 esac

@@ -11,7 +11,8 @@ mkdir -p "$dest/debs"
 pkgs=(libfmt-dev libfmt9 libtomlplusplus-dev libcli11-dev librandom123-dev doctest-dev libbenchmark-dev
       libbenchmark1debian
       libopenblas-pthread-dev libopenblas0-pthread libgfortran5 libquadmath0  # host BLAS behind Kokkos Kernels
-      libstb-dev libstb0)  # image files
+      libstb-dev libstb0  # image files
+      libfftw3-dev libfftw3-single3 libfftw3-double3)  # FFTW3 (the Galbraith decoder's host FFT)
 (cd "$dest/debs" && apt-get download "${pkgs[@]}" >&2)
 # OpenMPI 4.1 (headers, libraries, mpirun and the runtime libraries it loads) for -DKBRAIN_ENABLE_MPI=ON, kept apart:
 # scripts/mpi_sysroot.sh unpacks them with dpkg -x into a relocatable prefix (docs/mpi.md). KBRAIN_BUNDLE_MPI=0 skips.

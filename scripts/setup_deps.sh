@@ -15,7 +15,8 @@ packages=(cmake g++ make pkg-config libfmt-dev libtomlplusplus-dev doctest-dev l
           python3-brian python3-numpy python3-scipy  # Brian2: tests/brian2 (numpy target; no compiler needed)
           python3-matplotlib  # pictures of runs and comparisons (scripts/plots, kbrain plot)
           libopenblas-dev liblapack-dev  # the host BLAS/LAPACK behind Kokkos Kernels (GEMM, solves)
-          libstb-dev)  # image files: SOM inputs (BMP/PNG/PPM) and weight pictures (PNG)
+          libstb-dev  # image files: SOM inputs (BMP/PNG/PPM) and weight pictures (PNG)
+          libfftw3-dev)  # FFTW3: the Galbraith decoder's host FFT (cmake/KbrainSignal.cmake)
 
 missing=()
 if [ "${KBRAIN_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then

@@ -31,7 +31,8 @@ int run_plot_script(const std::filesystem::path& dir, bool quiet) {
 
 void draw_pictures(const std::filesystem::path& dir) {
   const int rc = run_plot_script(dir, true);
-  if (rc == 0) fmt::print("  pictures in {}\n", (dir / "plots").string());
+  if (rc == 0 && std::filesystem::is_directory(dir / "plots")) fmt::print("  pictures in {}\n", (dir / "plots").string());
+  else if (rc == 0) fmt::print("  no plots: nothing in this folder is plotted\n");
   else if (rc == 77) fmt::print("  pictures skipped: matplotlib is not importable (scripts/setup_deps.sh installs python3-matplotlib)\n");
   else fmt::print(stderr, "  pictures failed (exit {}); the results are complete; redraw with `kbrain plot {}`\n", rc, dir.string());
 }

@@ -103,3 +103,6 @@ def plot_run(plt, folder, out_dir, record):
     m = _manifest(folder)
     traces(plt, folder, m, out_dir, record)
     raster_and_rate(plt, folder, m, out_dir, record)
+    if m.get("model") == "galbraith_decoder":
+        from plot_decoder import plot_decoder
+        plot_decoder(plt, folder, m, out_dir, record)
