@@ -6,8 +6,11 @@
 
 namespace kbrain {
 
-// Sets the host BLAS to `threads` threads where the library allows it (OpenBLAS); returns whether it did.
+// Sets the host BLAS to `threads` threads where the library allows it (OpenBLAS); returns whether it did. Workers it
+// starts may use every CPU of the process, even when the calling thread is bound to one (OMP_PROC_BIND).
 bool set_host_blas_threads(int threads);
+// The host BLAS's thread count (OpenBLAS), or 0 where the library does not say.
+int host_blas_threads();
 // "OpenBLAS 0.3.21 ..." (its configuration string) or "reference BLAS".
 std::string host_blas_name();
 

@@ -4,12 +4,18 @@
 // through the runner agreeing across backends; the refusals of budgets and operators.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
+#include <dirent.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "backends/host_blas.hpp"
 
 #include "core/rng/counter_rng.hpp"
 #include "models/galbraith_gemm/gemm_model.hpp"
@@ -43,6 +49,17 @@ std::vector<double> reference_product(const GemmOperands& o, const std::vector<d
       c[std::size_t(i * s.n + j)] = sum;
     }
   return c;
+}
+
+// The thread ids of this process (/proc/self/task).
+std::vector<pid_t> process_threads() {
+  std::vector<pid_t> ids;
+  if (DIR* d = opendir("/proc/self/task")) {
+    while (const dirent* e = readdir(d))
+      if (e->d_name[0] != '.') ids.push_back(static_cast<pid_t>(std::stol(e->d_name)));
+    closedir(d);
+  }
+  return ids;
 }
 
 std::string gemm_toml(const std::string& gemm, const std::string& simulation = "") {
@@ -198,5 +215,35 @@ TEST_SUITE("galbraith_gemm") {
           std::string::npos);
     CHECK(error_of(gemm_toml("m = 10\nn = 10\nk = 10\nop_a = \"x\"\n")).find("op_a") != std::string::npos);
     CHECK(error_of(gemm_toml("m = 0\nn = 10\nk = 10\n")).find("gemm.m") != std::string::npos);
+  }
+
+  TEST_CASE("host BLAS: workers started from a thread bound to one CPU may use every CPU of the process") {
+    // The OpenMP backend's thread is bound to one CPU under OMP_PROC_BIND; BLAS workers that inherited that mask
+    // would all share it (an OpenMP GEMM no faster than a Serial one).
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || host_blas_threads() < 1) {
+      MESSAGE("one CPU, or a host BLAS that does not report its threads: nothing to check");
+      return;
+    }
+    cpu_set_t saved, one;
+    REQUIRE(sched_getaffinity(0, sizeof(saved), &saved) == 0);
+    int first = 0;
+    while (!CPU_ISSET(first, &saved)) ++first;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    REQUIRE(sched_setaffinity(0, sizeof(one), &one) == 0);
+    const int threads = host_blas_threads();
+    const std::vector<pid_t> before = process_threads();
+    REQUIRE(set_host_blas_threads(threads + 2));  // more workers than it had: the library starts them now
+    std::vector<pid_t> started;
+    for (const pid_t t : process_threads())
+      if (std::find(before.begin(), before.end(), t) == before.end()) started.push_back(t);
+    for (const pid_t t : started) {
+      cpu_set_t mask;
+      REQUIRE(sched_getaffinity(t, sizeof(mask), &mask) == 0);
+      CHECK(CPU_COUNT(&mask) > 1);
+    }
+    sched_setaffinity(0, sizeof(saved), &saved);
+    set_host_blas_threads(threads);
+    if (started.empty()) MESSAGE("the host BLAS started no thread: nothing to check");
   }
 }
