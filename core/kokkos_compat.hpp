@@ -65,6 +65,10 @@ KOKKOS_INLINE_FUNCTION long atomic_increment_i64(long* p) {
 
 namespace kbrain::kx {
 
+// The most OpenMP threads Kokkos can run: its OpenMP backend keeps a fixed table of thread slots
+// (OpenMPExec::MAX_THREAD_COUNT in 3.x and 4.x); more threads overrun it.
+inline constexpr int kMaxHostThreads = 512;
+
 // Kokkos::initialize with a thread count / device id (-1 = Kokkos' default): InitArguments (3.x) vs
 // InitializationSettings (4.0+).
 inline void initialize(int num_threads, int device_id) {

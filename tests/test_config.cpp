@@ -296,7 +296,9 @@ TEST_CASE("config: required keys") {
   CHECK_HAS(msg, "test.toml:2: simulation.steps is required (an integer >= 1 in [simulation])");
   CHECK_HAS(error_of("name = \"t\"\n[simulation]\nstep = 10\n" + kMesh), "found \"step\" at test.toml:3, a misspelling?");
   CHECK_HAS(error_of(kMesh), "name is required");
-  CHECK_HAS(error_of("name = \"a b\"\n[simulation]\nsteps = 1\n" + kMesh), "name must be a non-empty string");
+  CHECK_HAS(error_of("name = \"a b\"\n[simulation]\nsteps = 1\n" + kMesh), "name must be a plain file name");
+  CHECK_HAS(error_of("name = \"..\"\n[simulation]\nsteps = 1\n" + kMesh), "not dots alone");
+  CHECK_HAS(error_of("name = \".\"\n[simulation]\nsteps = 1\n" + kMesh), "not dots alone");
   CHECK_HAS(error_of(kHeader), "network is required");
   CHECK_HAS(error_of(kHeader + "[network]\nrows = 4\n"), "network.type is required (one of mesh2d, all_to_all");
 }

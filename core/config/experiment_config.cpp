@@ -305,10 +305,12 @@ void read_compare(TableReader& root, ExperimentConfig& cfg, const ModelSchema& s
   table->reject_unknown_keys();
 }
 
+// A plain file name: "." and ".." (any name of dots only) would put the output outside out/<name>.
 bool is_valid_name(const std::string& name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
-    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.';
-  });
+  return !name.empty() && name.find_first_not_of('.') != std::string::npos &&
+         std::all_of(name.begin(), name.end(), [](char ch) {
+           return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.';
+         });
 }
 
 }  // namespace
@@ -359,7 +361,7 @@ ExperimentConfig parse_experiment(const std::string& toml_text, const std::files
   TableReader root(document, "", file);
   cfg.name = root.require_string("name", "a string of letters, digits, '_', '-' or '.'");
   if (!is_valid_name(cfg.name))
-    root.fail("name", fmt::format("must be a non-empty string of letters, digits, '_', '-' or '.' (got \"{}\"); "
+    root.fail("name", fmt::format("must be a plain file name of letters, digits, '_', '-' or '.', not dots alone (got \"{}\"); "
                                   "it names the output files",
                                   cfg.name));
   cfg.description = root.get_string("description").value_or("");

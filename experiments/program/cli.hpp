@@ -20,5 +20,7 @@ struct CliCommands {
 };
 
 void define_commands(CLI::App& app, CliCommands& commands);
+// After parsing: lists that repeat a value are refused (CLI::ValidationError).
+void check_command_lists(const CliCommands& commands);
 
 }  // namespace kbrain

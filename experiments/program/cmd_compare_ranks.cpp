@@ -118,6 +118,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
   std::string csv = "size,density,ranks,cells,junctions,steps,generate_s,plan_s,simulate_s,compute_s,exchange_wait_s,"
                     "wait_pct,halo_values_per_step,speedup,efficiency,exchange_s,exchange_pct,halo_exchange\n";
   std::string per_rank_csv = "size,density,ranks,rank,simulate_s,compute_s,exchange_wait_s,exchange_s,exchange_pct\n";
+  int runs = 0, failed = 0;
   for (double density : densities)
   for (auto size : sizes) {
     if (density > 0)
@@ -131,6 +132,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
     double t1 = 0;
     int k1 = 0;
     for (int k : o.ranks) {
+      ++runs;
       std::int64_t run_size = size;
       if (o.weak) run_size = mesh ? std::llround(double(size) * std::sqrt(double(k))) : size * k;
       const auto dir = out_dir / (density > 0 ? fmt::format("size{}_density{}_ranks{}", run_size, density, k)
@@ -142,6 +144,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
       const RunManifestValues manifest = read_run_json(dir / "run.json");
       const auto& n = manifest.numbers;
       if (rc != 0 || n.empty()) {
+        ++failed;
         fmt::print(stderr, "[compare --ranks] run failed (exit {}); see {}.log\n", rc, dir.string());
         md += fmt::format("| {} | failed (see {}.log) ||||||||||||||\n", k, dir.filename().string());
         continue;
@@ -182,6 +185,11 @@ int cmd_compare_ranks(const CompareOptions& o) {
                      text(cfg.name), o.weak ? "weak" : "strong", backend, precision,
                      text(backend_facts(backend).description), git_commit(), today_iso());
   fmt::print("{}", md);
+  if (failed > 0) {  // the table says which; the exit code says that the comparison is not whole
+    fmt::print(stderr, "kbrain: error: {} of {} ranked runs failed (their logs are beside the table in {})\n", failed,
+               runs, out_dir.string());
+    return 1;
+  }
   if (!o.no_plots) draw_pictures(out_dir);
   return 0;
 }

@@ -14,19 +14,32 @@
 #include "experiments/program/cli.hpp"
 #include "experiments/program/commands.hpp"
 #include "experiments/program/mpi_env.hpp"
+#include "experiments/program/thread_defaults.hpp"
 
 int main(int argc, char** argv) {
   kbrain::set_command_line(argc, argv);
   CLI::App app{"kbrain: biophysical neural-network simulation on Serial, OpenMP and CUDA (Kokkos)"};
   app.require_subcommand(1);
   int threads = -1, device = -1;
-  app.add_option("--threads", threads, "OpenMP threads (default: OMP_NUM_THREADS / all cores)");
-  app.add_option("--device", device, "GPU id for the CUDA backend (default 0)");
+  app.add_option("--threads", threads, "OpenMP threads (default: OMP_NUM_THREADS / all cores)")
+      ->check(CLI::Range(1, kbrain::kx::kMaxHostThreads));
+  app.add_option("--device", device, "GPU id for the CUDA backend (default 0)")->check(CLI::NonNegativeNumber);
 
   kbrain::CliCommands cli;
   kbrain::define_commands(app, cli);
 
-  CLI11_PARSE(app, argc, argv);
+  // A command-line mistake is bad input like any other: one line, exit 2 (CLI11's own codes are 100 and up).
+  try {
+    app.parse(argc, argv);
+    kbrain::check_command_lists(cli);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    fmt::print(stderr, "kbrain: error: {} (kbrain --help lists the commands; kbrain COMMAND --help their options)\n",
+               e.what());
+    return 2;
+  }
+  threads = kbrain::host_thread_count(threads);
+  kbrain::state_default_thread_binding();
 
   int code = 0;
   // Under mpirun (MPI build): MPI first; one GPU per rank (node-local rank modulo the GPUs) unless --device is given.
