@@ -6,11 +6,12 @@
 #   tests     ctest: every galbraith entry (Serial, OpenMP, CUDA)
 #   gemm      20 000² float at the study's budgets (512 and 896 MiB), at 4 GiB and in core (free memory), double and
 #             single buffering; the Γ product (N = 1000, T = 400 000) at 896 MiB
-#   gemm_cpu  kbrain compare of square products 1000-8000 and of Γ over the decoder's N on Serial, OpenMP and CUDA
-#             (Serial: OpenBLAS on one thread, the study's single-threaded ATLAS counterpart)
+#   gemm_cpu  kbrain compare of square products 1000-4000 and of Γ over the decoder's N on Serial, OpenMP and CUDA
+#             (Serial: OpenBLAS on one thread, the study's single-threaded ATLAS counterpart; OPENBLAS_CORETYPE, where
+#             the machine sets it, chooses the host kernel: each host row's note names the one that ran)
 #   gemm_gpu  kbrain compare of square products 12 000-20 000 and of the k sweep, CUDA only
 #   som       one full pass of the generated 2400 x 1800 image on a 512² grid (both neighbourhoods), CUDA, float
-#   som_sizes kbrain compare of the SOM over grid sizes on Serial, OpenMP and CUDA (a short run per size)
+#   som_sizes kbrain compare of the SOM over grid sizes 64² ... 2048² on Serial, OpenMP and CUDA, 2000 steps each
 #   decoder   kbrain compare of the whole decoding pipeline, N = 10 ... 1000, SU and MU, CUDA
 # Each run's run.json goes to OUT/<stage>/<case>/; one summary line per run on stdout.
 set -uo pipefail
@@ -21,6 +22,7 @@ build="${3:-$here/build/cuda}"
 kb="$build/experiments/program/kbrain"
 export OMP_PROC_BIND=spread OMP_PLACES=threads KBRAIN_NO_PROGRESS=1
 mkdir -p "$out/$stage"
+[ -z "${OPENBLAS_CORETYPE:-}" ] || echo "note: OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE chooses the host BLAS kernel of the Serial/OpenMP rows" >&2
 ex="$here/experiments"
 
 summary() {  # run folder -> one line
@@ -64,7 +66,7 @@ case "$stage" in
     run "gram1000_T400000_896MiB" "$ex/galbraith_gemm_gram.toml" -b cuda -p float --size 1000 --variant double
     ;;
   gemm_cpu)
-    compare square_cpu "$ex/galbraith_gemm_square.toml" --backends serial,openmp,cuda --sizes 1000,2000,4000,8000 --variants double
+    compare square_cpu "$ex/galbraith_gemm_square.toml" --backends serial,openmp,cuda --sizes 1000,2000,4000 --variants double
     compare gram_cpu "$ex/galbraith_gemm_gram.toml" --backends serial,openmp,cuda --variants double
     ;;
   gemm_gpu)
@@ -75,7 +77,8 @@ case "$stage" in
     for nb in window disc; do run "som512_full_pass_$nb" "$ex/galbraith_som.toml" -b cuda -p float --variant "$nb"; done
     ;;
   som_sizes)
-    compare som_sizes "$ex/galbraith_som.toml" --backends serial,openmp,cuda --steps 20000 --variants window
+    compare som_sizes "$ex/galbraith_som.toml" --backends serial,openmp,cuda --steps 2000 --variants window \
+      --sizes 64,128,256,512,1024,2048
     ;;
   decoder)
     compare decoder_gpu "$ex/galbraith_decoder.toml" --backends cuda
