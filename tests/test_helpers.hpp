@@ -1,6 +1,7 @@
 #pragma once
 // Test helpers: a fresh folder under the system temp directory (removed with its contents on destruction),
-// whole-file reading, and checks on error messages.
+// whole-file reading, line counts, and checks on error messages.
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -32,6 +33,15 @@ struct TempDir {
     return file;
   }
 };
+
+// The number of lines of a text file (0 if it cannot be read).
+inline std::size_t count_lines(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::size_t n = 0;
+  std::string line;
+  while (std::getline(in, line)) ++n;
+  return n;
+}
 
 inline std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);

@@ -13,6 +13,7 @@
 #include "core/recorders/trace_recorder.hpp"
 #include "experiments/program/commands.hpp"
 #include "tests/io_test_support.hpp"
+#include "tests/test_helpers.hpp"
 
 namespace {
 
@@ -25,13 +26,7 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-std::size_t count_lines(const fs::path& p) {
-  std::ifstream in(p);
-  std::size_t n = 0;
-  std::string line;
-  while (std::getline(in, line)) ++n;
-  return n;
-}
+using kbrain::test::count_lines;
 
 fs::path fresh_dir(const std::string& name) {
   auto d = fs::temp_directory_path() / ("kbrain_test_runner_" + name);

@@ -44,6 +44,10 @@ void define_commands(CLI::App& app, CliCommands& c) {
   c.run_cmd->add_option("--variant", run.variant,
                       "The model's variant setting for this run, like compare --variants (`kbrain models` names it)")
       ->check(non_empty());
+  c.run_cmd->add_option("--finite-check-every", run.finite_check_every,
+                        "Steps between checks of the state for NaN/inf (default 1000; 0: only at the end). A run "
+                        "whose state is not finite stops with an error and is not marked complete")
+      ->check(integer_in(0, kMaxSteps));
   c.run_cmd->add_flag("--no-plots", run.no_plots, "Do not draw the pictures (kbrain plot DIR draws them later)");
   c.run_cmd->add_option("--device-budget", run.device_budget,
                         "Bytes of device memory the run may use ([simulation] device_budget; models that declare it)")
@@ -97,6 +101,9 @@ void define_commands(CLI::App& app, CliCommands& c) {
                       "(OMP_NUM_THREADS=K) and a thread-scaling table")
       ->delimiter(',')
       ->check(integer_in(1, kx::kMaxHostThreads));
+  c.compare_cmd->add_option("--finite-check-every", cmp.finite_check_every,
+                            "Steps between checks of every run's state for NaN/inf (default 1000; 0: at the end)")
+      ->check(integer_in(0, kMaxSteps));
   c.compare_cmd->add_flag("--no-plots", cmp.no_plots, "Do not draw the pictures (kbrain plot DIR draws them later)");
   c.compare_cmd->add_flag("--weak", cmp.weak, "With --ranks: --sizes are per rank (weak scaling); default: total (strong)");
   c.compare_cmd->add_option("--partition", cmp.partition, "With --ranks: auto | blocks | tiles | bricks")

@@ -68,6 +68,7 @@ int cmd_compare(const CompareOptions& o) {
   check_variants(cfg, o.variants, "--variants");
   if (sweep.variants.empty()) sweep.variants.push_back("");  // the experiment's own
   sweep.steps = o.steps;
+  sweep.finite_check_every = o.finite_check_every;
   sweep.budget = o.max_slow_cell_steps > 0 ? o.max_slow_cell_steps : cfg.compare.max_slow_cell_steps;
   sweep.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare" : std::filesystem::path(o.out_dir);
   int code = 0;

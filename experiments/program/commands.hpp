@@ -21,6 +21,7 @@ struct RunOptions {
   std::string halo_exchange = "auto";  // under mpirun: auto | mpi | peer (docs/mpi.md, "Peer exchange")
   double device_budget = -1;       // >= 0: [simulation] device_budget of models that declare it
   bool no_plots = false;           // skip the pictures (cmd_plot.cpp)
+  std::int64_t finite_check_every = 1000;  // steps between NaN/inf checks of the state (0: at the end only)
 };
 
 struct CompareOptions {
@@ -39,6 +40,7 @@ struct CompareOptions {
   std::string partition = "auto";
   std::string halo_exchange = "auto";  // with --ranks: passed to every `kbrain run` (auto | mpi | peer)
   bool no_plots = false;
+  std::int64_t finite_check_every = 1000;  // as RunOptions
 };
 
 // `kbrain accuracy` (cortex_hh): methods "fe" | "ee" [+eai][+lut][+tpm] against forward Euler at reference_dt.

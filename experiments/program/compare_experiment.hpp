@@ -30,6 +30,7 @@ struct CompareSweep {
   std::vector<std::string> variants;  // "": the file's value of the model's variant setting
   std::int64_t steps = 0;             // 0: the file's
   std::int64_t budget = 0;            // slow-backend budget in mesh-equivalent cell-steps
+  std::int64_t finite_check_every = 1000;  // RunRequest::finite_check_every
   std::filesystem::path out_dir;
 };
 
@@ -99,6 +100,7 @@ void compare_point(const ExperimentConfig& cfg, const CompareSweep& sweep, const
   request.probe_cells = Model::probe_cells(plan);
   request.probe_every = Model::kProbeEvery;
   request.keep_spikes = true;
+  request.finite_check_every = sweep.finite_check_every;
   fmt::print(stderr, "[compare] {} {} ({}), {:.0f} {}\n", plan.cells, Model::kCells, plan.size_label,
              plan.connections, Model::kConnections);
   auto steps_for = [&](const std::string& b) {

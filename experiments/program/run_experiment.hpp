@@ -12,6 +12,7 @@
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
+#include "models/runtime/non_finite_state.hpp"
 #include "models/runtime/run_dispatch.hpp"
 
 namespace kbrain {
@@ -110,7 +111,18 @@ int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Prec
   request.write_spikes = scope.writes && plan.record_spikes;
   request.keep_spikes = plan.record_spikes || Model::kSpikeStatistics;
   request.progress = scope.ranks == 1;
-  const RunResult r = run_on<Model>(plan, backend, precision, request);
+  request.finite_check_every = o.finite_check_every;
+  RunResult r;
+  try {
+    r = run_on<Model>(plan, backend, precision, request);
+  } catch (const NonFiniteState& e) {  // run.json says why the run is not complete
+    if (scope.writes) {
+      m.fields["failed"] = e.what();
+      m.numbers["failed_after_step"] = double(e.step);
+      write_manifest(out_dir / "run.json", m);
+    }
+    throw;
+  }
   if (!scope.writes) return 0;
   finish_manifest<Model>(m, plan, r);
   write_manifest(out_dir / "run.json", m);

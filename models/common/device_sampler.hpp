@@ -4,6 +4,7 @@
 // point-neuron samplers, which only say how a value is read (`Reader`: a copyable device-side handle with
 // `KOKKOS_INLINE_FUNCTION Real operator()(int var, int index) const`).
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -19,6 +20,49 @@ struct SampleGatherFunctor {
   int slot = 0;
   KOKKOS_INLINE_FUNCTION void operator()(const int k) const { buffer(slot, k) = read(vars(k), indices(k)); }
 };
+
+// Whether a value is NaN or ±inf, from its exponent bits: valid under any floating-point contraction or
+// fast-math setting of the compiler, on the host and on the device.
+template <class Real>
+KOKKOS_INLINE_FUNCTION bool not_finite(Real x) {
+  if constexpr (sizeof(Real) == 4) {
+    unsigned int bits = 0;
+    memcpy(&bits, &x, 4);
+    return (bits & 0x7f800000u) == 0x7f800000u;
+  } else {
+    unsigned long long bits = 0;
+    memcpy(&bits, &x, 8);
+    return (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
+  }
+}
+
+template <class Reader, class Real, class Mem>
+struct FirstNonFiniteFunctor {  // the smallest flat index var_slot * count + i whose value is not finite
+  Reader read;
+  Kokkos::View<const int*, Mem> vars;
+  std::int64_t count = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k, std::int64_t& first) const {
+    const std::int64_t slot = k / count, i = k - slot * count;
+    if (k < first && not_finite(Real(read(vars(slot), i)))) first = k;
+  }
+};
+
+// The first (variables[slot], index) with index < count whose value is not finite, as slot * count + index, or -1.
+// One reduction over the state; the host waits for its result.
+template <class Exec, class Real, class Reader>
+std::int64_t first_non_finite(const Reader& read, const std::vector<int>& variables, std::int64_t count) {
+  using Mem = typename Exec::memory_space;
+  if (variables.empty() || count <= 0) return -1;
+  Kokkos::View<int*, Mem> vars("finite_check_vars", variables.size());
+  auto host = Kokkos::create_mirror_view(vars);
+  for (std::size_t k = 0; k < variables.size(); ++k) host(k) = variables[k];
+  Kokkos::deep_copy(vars, host);
+  const std::int64_t none = std::int64_t(variables.size()) * count;
+  std::int64_t first = none;
+  Kokkos::parallel_reduce("kbrain::first_non_finite", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, none),
+                          FirstNonFiniteFunctor<Reader, Real, Mem>{read, vars, count}, Kokkos::Min<std::int64_t>(first));
+  return first < none ? first : -1;
+}
 
 template <class Exec, class Real, class Reader>
 class DeviceSampler {
@@ -46,6 +90,10 @@ class DeviceSampler {
     indices_ = c;
     buffer_ = Kokkos::View<Real**, Kokkos::LayoutRight, Mem>("sample_buffer", slots_, width_ > 0 ? width_ : 1);
     host_ = Kokkos::create_mirror_view(buffer_);
+  }
+
+  static std::int64_t first_non_finite(const Reader& read, const std::vector<int>& variables, std::int64_t count) {
+    return kbrain::first_non_finite<Exec, Real>(read, variables, count);
   }
 
   int width() const { return width_; }
@@ -90,6 +138,9 @@ class StateSampler : public DeviceSampler<Exec, Real, Reader> {
  public:
   using Base::Base;
   void capture(const State& state, std::int64_t step) { Base::capture(Reader{state}, step); }
+  static std::int64_t first_non_finite(const State& state, const std::vector<int>& variables, std::int64_t count) {
+    return kbrain::first_non_finite<Exec, Real>(Reader{state}, variables, count);
+  }
 };
 
 }  // namespace kbrain

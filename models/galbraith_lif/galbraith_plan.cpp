@@ -115,6 +115,8 @@ GalbraithPlan make_galbraith_plan(const ExperimentConfig& cfg, const PlanRequest
     plan.stimulated.push_back(static_cast<std::int32_t>(i));
   }
   plan.cells = plan.neurons();
+  plan.checked_vars = {V_M};
+  plan.checked_var_names = {kGalbraithVarNames[V_M]};
   plan.connections = double(plan.synapses());
   plan.size_label = plan.topology == Topology::Random || plan.topology == Topology::File
                         ? fmt::format("{} N={} S={} {}", to_string(plan.topology), plan.neurons(), plan.synapses(), update)

@@ -135,6 +135,10 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
   plan.record_binary = cfg.record.binary;
   plan.trace_every = std::max<std::int64_t>(1, cfg.record.every);
   plan.probe_var = olive::V_AXON;
+  for (int v = 0; v < olive::NUM_VARS; ++v) {
+    plan.checked_vars.push_back(v);
+    plan.checked_var_names.push_back(olive::kVarNames[v]);
+  }
   if (size_override > 0) return plan;  // resized networks (compare) record no traces: record.cells refer to the file's size
 
   for (const auto& name : cfg.record.variables) {

@@ -156,6 +156,11 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
   plan.record_binary = s.binary;
   plan.trace_every = std::max<std::int64_t>(1, s.every);
   plan.probe_var = point::V;
+  for (int var = 0; var < point::NUM_POINT_VARS; ++var)
+    if (point::model_has_var(p, var)) {
+      plan.checked_vars.push_back(var);
+      plan.checked_var_names.push_back(point::kPointVarNames[var]);
+    }
   if (size_override > 0) return plan;
   for (const auto& name : s.variables) {
     const int var = point::point_var_index(name);

@@ -9,6 +9,8 @@
 //   using Sampler (a DeviceSampler over the model's state);   auto& state();   std::int64_t device_bytes() const;
 //   bool spikes_due(std::int64_t before, std::int64_t after, bool streaming) const;
 //   SpikeEvents drain_spikes(bool final_drain);   void finish(RunResult&)  (model figures once the loop is done)
+// The plan's checked_vars are checked for NaN/inf every request.finite_check_every steps and at the end (a blown-up
+// run throws NonFiniteState and is never complete).
 // Used by `kbrain run`, `kbrain compare` and tests, through run_on (models/runtime/run_dispatch.hpp).
 #include <algorithm>
 #include <cstdint>
@@ -16,9 +18,12 @@
 #include <string>
 #include <type_traits>
 
+#include <fmt/format.h>
+
 #include "core/recorders/trace_recorder.hpp"
 #include "core/timing/progress.hpp"
 #include "core/timing/stopwatch.hpp"
+#include "models/runtime/non_finite_state.hpp"
 #include "models/runtime/run_plan.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
@@ -100,6 +105,27 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     output_s += out.seconds();
   };
   auto crossed = [](std::int64_t before, std::int64_t after, std::int64_t k) { return after / k != before / k; };
+  // NaN/inf in the plan's checked variables: what was recorded so far is written, then the run stops.
+  std::int64_t last_finite = 0;
+  auto check_finite = [&](std::int64_t done) {
+    if (plan.checked_vars.empty()) return;
+    const std::int64_t k = Sampler::first_non_finite(sim.state(), plan.checked_vars, plan.cells);
+    if (k < 0) {
+      last_finite = done;
+      return;
+    }
+    drain(true);
+    if (trace) trace->close();
+    if (spike_file) spike_file->close();
+    const auto slot = static_cast<std::size_t>(k / plan.cells);
+    throw NonFiniteState(
+        fmt::format("the state is not finite after step {}: {} of cell {} is NaN or infinite (the first such value{}). "
+                    "The run stopped; its files hold the steps recorded so far. A smaller dt, stimulus or "
+                    "conductance may keep it finite",
+                    done, plan.checked_var_names[slot], k % plan.cells,
+                    last_finite > 0 ? fmt::format("; after step {} the state was finite", last_finite) : ""),
+        done);
+  };
 
   ProgressBar bar(std::string(Backend::name) + "/" + res.precision, plan.steps);
   if (!request.progress) bar.finish();
@@ -110,12 +136,14 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     const std::int64_t done = n + stride;
     if (trace_sampler && crossed(n, done, every)) trace_sampler->capture(sim.state(), done);
     if (probe_sampler && crossed(n, done, probe_every)) probe_sampler->capture(sim.state(), done);
+    if (request.finite_check_every > 0 && crossed(n, done, request.finite_check_every)) check_finite(done);
     if ((trace_sampler && trace_sampler->full()) || (probe_sampler && probe_sampler->full()) ||
         sim.spikes_due(n, done, spike_file.has_value()))
       drain(false);
     if (crossed(n, done, 64)) bar.update(done);
   }
   res.steps = sim.steps_done();
+  if (last_finite != res.steps) check_finite(res.steps);
   drain(true);
   const double total = loop.seconds();
   bar.finish();

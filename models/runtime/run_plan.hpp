@@ -36,6 +36,11 @@ struct RunPlan {
   bool record_csv = true, record_binary = false;
   bool record_spikes = true;
   int probe_var = 0;               // the variable compare samples for its agreement columns
+
+  // The state variables the runner checks for values that are not finite (NaN, ±inf), as trace_vars index them,
+  // over cells [0, cells): a blown-up run stops and is never marked complete. Empty: nothing is checked.
+  std::vector<int> checked_vars;
+  std::vector<std::string> checked_var_names;
 };
 
 }  // namespace kbrain

@@ -14,6 +14,8 @@ struct RunRequest {
   std::int64_t probe_every = 1;
   bool keep_spikes = true;           // spike events in the result (agreement, population statistics)
   bool progress = true;
+  // Steps between checks of the plan's checked_vars for NaN/inf (0: only at the end, which is always checked).
+  std::int64_t finite_check_every = 1000;
 };
 
 }  // namespace kbrain

@@ -90,6 +90,15 @@ using FusedStepMathOf = typename Gap::fused_step_math;
 template <class Gap>
 using FusedGapMath = detected_or_t<NativeMath, FusedStepMathOf, Gap>;
 
+// alpha of the IO x gates, 0.13 u / (1 - exp(-u/10)) with u = V + 25 and e = exp(-u/10): at u = 0 it is 0/0, whose
+// limit is 1.3. A float voltage can be exactly -25 mV (it is a float value), and the quotient would make the cell NaN
+// from that step on; only a zero denominator takes the limit, so every other value is unchanged.
+template <class Math, class Real>
+KOKKOS_INLINE_FUNCTION Real potassium_x_rate(const Real u, const Real e) {
+  const Real den = Real(1) - e;
+  return den == Real(0) ? Real(1.3) : Math::div(Real(0.13) * u, den);
+}
+
 template <class ExecSpace, class Real, class GapJunctions>
 struct IoStepFunctor {
   using Mem = typename ExecSpace::memory_space;
@@ -241,7 +250,7 @@ struct IoStepFunctor {
 
     // Double: exp(-(V + 25) / 10) = e_n * exp(-2.2), one exponential fewer. Float computes it (measured faster there).
     const Real e_xs = sizeof(Real) == 8 ? e_n * Real(0.11080315836233387) : Math::exp((vs + Real(25)) * Real(-0.1));
-    const Real a_xs = Math::div(Real(0.13) * (vs + Real(25)), one - e_xs);
+    const Real a_xs = potassium_x_rate<Math, Real>(vs + Real(25), e_xs);
     const Real b_xs = Real(1.69) * Math::exp(Real(-0.0125) * (vs + Real(35)));
     const Real x_s = in(X_KS, i) + c.dt_fast_k * (a_xs - in(X_KS, i) * (a_xs + b_xs));  // tau = 1/(a+b)
 
@@ -276,7 +285,7 @@ struct IoStepFunctor {
     const Real inv_tau_h_a = Math::exp((va + Real(40)) * Real(1 / 33.0)) * Real(1 / 1.5);  // tau = 1.5 exp((-40-V)/33)
     const Real h_a = in(H_NA_A, i) + c.dt * ((h_inf_a - in(H_NA_A, i)) * inv_tau_h_a);
 
-    const Real a_xa = Math::div(Real(0.13) * (va + Real(25)), one - Math::exp((va + Real(25)) * Real(-0.1)));
+    const Real a_xa = potassium_x_rate<Math, Real>(va + Real(25), Math::exp((va + Real(25)) * Real(-0.1)));
     const Real b_xa = Real(1.69) * Math::exp(Real(-0.0125) * (va + Real(35)));
     const Real x_a = in(X_KA, i) + c.dt_fast_k * (a_xa - in(X_KA, i) * (a_xa + b_xa));
 

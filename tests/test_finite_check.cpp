@@ -1,0 +1,131 @@
+// The runner's check for a state that stopped being finite: the reduction that finds the first NaN/inf on every
+// backend (float and double, the lowest index winning), a blown-up run that stops, says where and is never complete,
+// and the IO x-gate rate at the 0/0 point that turned float IO meshes to NaN.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "backends/registry.hpp"
+#include "experiments/program/commands.hpp"
+#include "models/common/device_sampler.hpp"
+#include "models/olive/cell/io_math.hpp"
+#include "models/olive/cell/io_step.hpp"
+#include "models/runtime/non_finite_state.hpp"
+#include "tests/backend_types.hpp"
+#include "tests/test_helpers.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+template <class Real, class Mem>
+struct GridReader {  // variable v, index i -> values(v, i)
+  Kokkos::View<Real**, Kokkos::LayoutRight, Mem> values;
+  KOKKOS_INLINE_FUNCTION Real operator()(int v, std::int64_t i) const { return values(v, i); }
+};
+
+// first_non_finite over variables {0, 2} of a 3 x count grid with `planted` (variable, index, value) entries.
+template <class Backend, class Real>
+std::int64_t first_planted(std::int64_t count, const std::vector<std::tuple<int, std::int64_t, Real>>& planted) {
+  using Mem = typename Backend::memory_space;
+  Kokkos::View<Real**, Kokkos::LayoutRight, Mem> values("values", 3, count);
+  auto host = Kokkos::create_mirror_view(values);
+  for (std::int64_t i = 0; i < count; ++i)
+    for (int v = 0; v < 3; ++v) host(v, i) = Real(-60) + Real(i % 7);
+  for (const auto& [v, i, x] : planted) host(v, i) = x;
+  Kokkos::deep_copy(values, host);
+  return kbrain::first_non_finite<typename Backend::execution_space, Real>(GridReader<Real, Mem>{values}, {0, 2},
+                                                                          count);
+}
+
+template <class Backend, class Real>
+void check_first_non_finite() {
+  const Real nan = std::numeric_limits<Real>::quiet_NaN(), inf = std::numeric_limits<Real>::infinity();
+  const Real big = std::numeric_limits<Real>::max();
+  const std::int64_t n = 100000;
+  CHECK(first_planted<Backend, Real>(n, {}) == -1);
+  CHECK(first_planted<Backend, Real>(n, {{0, 0, big}, {2, 5, -big}}) == -1);  // large is still finite
+  CHECK(first_planted<Backend, Real>(n, {{1, 3, nan}}) == -1);                 // variable 1 is not checked
+  CHECK(first_planted<Backend, Real>(n, {{0, 777, nan}}) == 777);
+  CHECK(first_planted<Backend, Real>(n, {{2, 5, inf}}) == n + 5);              // slot 1 (variable 2), index 5
+  CHECK(first_planted<Backend, Real>(n, {{2, 5, -inf}, {0, 99999, nan}, {0, 4000, inf}}) == 4000);
+}
+
+// The 10-cell IO case with a pulse of 1e30 from step 100: the state is NaN/inf within a few steps of it.
+fs::path blow_up_experiment(const fs::path& dir) {
+  const std::string data = std::string(KBRAIN_SOURCE_DIR) + "/tests/data/io/all2all10/";
+  std::ofstream(dir / "blow_up.toml")
+      << "name = \"blow_up\"\n[model]\nkind = \"io\"\nparameter_set = \"reference\"\n"
+      << "[simulation]\ndt = 0.05\nsteps = 3000\nprecision = \"double\"\n"
+      << "[network]\ntype = \"matrix_file\"\nfile = \"" << data << "conductance_matrix.txt\"\ncells = 10\n"
+      << "[cells.g_cal]\nkind = \"file\"\nfile = \"" << data << "g_CaL.txt\"\n"
+      << "[stimulus]\nkind = \"reference_pulse\"\namplitude = 1e30\nstart = 100\nstop = 200\n"
+      << "[record]\nvariables = [\"v_axon\"]\ncells = \"all\"\nevery = 1\ncsv = true\nspikes = true\n";
+  return dir / "blow_up.toml";
+}
+
+}  // namespace
+
+TEST_SUITE("finite_check") {
+  TEST_CASE_TEMPLATE_DEFINE("first_non_finite: the lowest checked (variable, index) that is NaN or inf", Backend,
+                            finite_reduce) {
+    check_first_non_finite<Backend, double>();
+    check_first_non_finite<Backend, float>();
+  }
+  TEST_CASE_TEMPLATE_APPLY(finite_reduce, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE("a blown-up run stops at the check that finds it, writes what it recorded, and is never complete") {
+    for (const auto& backend : kbrain::backend_names()) {
+      for (const std::int64_t every : {std::int64_t(500), std::int64_t(0)}) {
+        CAPTURE(backend);
+        CAPTURE(every);
+        const kbrain::test::TempDir tmp("finite");
+        const fs::path& dir = tmp.path;
+        kbrain::RunOptions o;
+        o.experiment = blow_up_experiment(dir).string();
+        o.backend = backend;
+        o.out_dir = (dir / "out").string();
+        o.no_plots = true;
+        o.finite_check_every = every;
+        std::int64_t stopped = -1;
+        std::string message;
+        try {
+          kbrain::cmd_run(o);
+        } catch (const kbrain::NonFiniteState& e) {
+          stopped = e.step;
+          message = e.what();
+        }
+        CHECK(stopped == (every > 0 ? 500 : 3000));  // the first check after the pulse, or the end
+        CHECK(message.find("is NaN or infinite") != std::string::npos);
+        CHECK(message.find("of cell ") != std::string::npos);
+        const std::string manifest = kbrain::test::read_text(dir / "out" / "run.json");
+        CHECK(manifest.find("\"complete\": false") != std::string::npos);
+        CHECK(manifest.find("\"failed\": \"the state is not finite after step") != std::string::npos);
+        CHECK(kbrain::test::count_lines(dir / "out" / "trace.csv") == std::size_t(stopped) + 1);  // header + the recorded steps
+      }
+    }
+  }
+
+  TEST_CASE("IO x-gate rate: the limit 1.3 at V = -25 mV, where the quotient is 0/0, and the quotient elsewhere") {
+    using kbrain::olive::NativeMath;
+    using kbrain::olive::potassium_x_rate;
+    CHECK(potassium_x_rate<NativeMath, float>(0.0f, 1.0f) == doctest::Approx(1.3));
+    CHECK(potassium_x_rate<NativeMath, double>(0.0, 1.0) == doctest::Approx(1.3));
+    for (const double u : {-1e-3, 1e-3, -0.5, 2.0, 30.0}) {
+      CAPTURE(u);
+      const double exact = 0.13 * u / (1.0 - std::exp(-u / 10.0));
+      CHECK(potassium_x_rate<NativeMath, double>(u, std::exp(-u / 10.0)) == doctest::Approx(exact).epsilon(1e-12));
+      CHECK(potassium_x_rate<NativeMath, float>(float(u), std::exp(float(-u / 10.0))) ==
+            doctest::Approx(exact).epsilon(2e-3));
+    }
+  }
+}
