@@ -349,6 +349,12 @@ TEST_CASE("edge list: malformed input names file and line") {
   CHECK(contains(m, "found 4 value(s)"));
   m = error_for("cells 5\n2 1 0.1abc\n");
   CHECK(contains(m, "\"0.1abc\" is not a finite number"));
+  // A foreign or binary file: the token is shown escaped and cut, so the message stays one short line.
+  m = error_for("cells 5\n2 1 0.1" + std::string(1, '\0') + "\x01" + std::string(100, 'z') + "\n");
+  CHECK(contains(m, "\"0.1\\x00\\x01zzz"));
+  CHECK(contains(m, "...\" is not a finite number"));
+  CHECK(m.find('\0') == std::string::npos);
+  CHECK(m.size() < 200);
   CHECK(contains(error_for("cells 5\n2 1\ncells 5\n"), "bad.edges:3: second 'cells' header"));
 
   m = error_for("cells 5\n2 1\n", 6);

@@ -46,7 +46,7 @@ std::vector<double> read_g_cal_file(const std::filesystem::path& file, std::int6
       const std::string_view token = text.substr(begin, i - begin);
       double g = 0.0;
       if (!parse_finite(token, g)) {
-        throw std::runtime_error(fmt::format("{}:{}: \"{}\" is not a finite number", name, line_no, token));
+        throw std::runtime_error(fmt::format("{}:{}: {} is not a finite number", name, line_no, text::quoted_token(token)));
       }
       if (g < 0.0) throw std::runtime_error(fmt::format("{}:{}: negative g_CaL {}", name, line_no, token));
       values.push_back(g);

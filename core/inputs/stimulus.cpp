@@ -101,7 +101,7 @@ std::vector<double> read_schedule_file(const std::filesystem::path& file) {
     }
     double value = 0.0;
     if (!parse_finite(tokens[0], value)) {
-      throw std::runtime_error(fmt::format("{}:{}: \"{}\" is not a finite number", name, line_no, tokens[0]));
+      throw std::runtime_error(fmt::format("{}:{}: {} is not a finite number", name, line_no, text::quoted_token(tokens[0])));
     }
     values.push_back(value);
   }
@@ -153,7 +153,7 @@ class CellFileStimulus final : public Stimulus {
       double value = 0.0;
       if (!parse_finite(token, value)) {
         throw std::runtime_error(
-            fmt::format("{}:{}: value {}: \"{}\" is not a finite number", name_, line_no, count, token));
+            fmt::format("{}:{}: value {}: {} is not a finite number", name_, line_no, count, text::quoted_token(token)));
       }
       values_.push_back(value);
     });

@@ -74,7 +74,7 @@ GapNetwork read_conductance_matrix(const std::filesystem::path& file, std::int64
       double g = 0.0;
       if (!parse_finite(token, g)) {
         throw std::runtime_error(
-            fmt::format("{}:{}: column {}: \"{}\" is not a finite number", name, line_no, c + 1, token));
+            fmt::format("{}:{}: column {}: {} is not a finite number", name, line_no, c + 1, text::quoted_token(token)));
       }
       if (g < 0.0) {
         throw std::runtime_error(

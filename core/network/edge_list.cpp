@@ -79,7 +79,8 @@ class EdgeListParser {
 
   void parse_cells_header(const std::vector<std::string_view>& tokens) {
     if (tokens[0] != "cells") {
-      fail(fmt::format("missing header: expected 'cells <N>' as the first non-comment line, found \"{}\"", tokens[0]));
+      fail(fmt::format("missing header: expected 'cells <N>' as the first non-comment line, found {}",
+                       text::quoted_token(tokens[0])));
     }
     std::int64_t n = 0;
     if (tokens.size() != 2 || !parse_integer(tokens[1], n)) fail("malformed header, expected 'cells <N>'");
@@ -98,7 +99,7 @@ class EdgeListParser {
     if (!edges_.empty()) fail("the 'conductance' header must come before the first junction");
     double g = 0.0;
     if (tokens.size() != 2) fail("malformed header, expected 'conductance <g>'");
-    if (!parse_finite(tokens[1], g)) fail(fmt::format("\"{}\" is not a finite number", tokens[1]));
+    if (!parse_finite(tokens[1], g)) fail(fmt::format("{} is not a finite number", text::quoted_token(tokens[1])));
     if (g < 0.0) fail(fmt::format("negative conductance {}", tokens[1]));
     constant_ = g;
     conductance_line_ = line_no_;
@@ -106,7 +107,7 @@ class EdgeListParser {
 
   std::int32_t parse_cell_id(std::string_view token, const char* role) const {
     std::int64_t id = 0;
-    if (!parse_integer(token, id)) fail(fmt::format("\"{}\" is not a cell id ({})", token, role));
+    if (!parse_integer(token, id)) fail(fmt::format("{} is not a cell id ({})", text::quoted_token(token), role));
     if (id < 0 || id >= cells_) fail(fmt::format("{} {} out of range [0, {})", role, id, cells_));
     return static_cast<std::int32_t>(id);
   }
@@ -133,7 +134,7 @@ class EdgeListParser {
         fail(fmt::format("per-junction conductance, but line {} sets a constant 'conductance'; use one or the other",
                          conductance_line_));
       }
-      if (!parse_finite(tokens[2], g)) fail(fmt::format("\"{}\" is not a finite number", tokens[2]));
+      if (!parse_finite(tokens[2], g)) fail(fmt::format("{} is not a finite number", text::quoted_token(tokens[2])));
       if (g < 0.0) fail(fmt::format("negative conductance {}", tokens[2]));
     }
     edges_.push_back({target, source, g, line_no_});

@@ -3,6 +3,7 @@
 // stimulus files).
 #include <charconv>
 #include <cmath>
+#include <string>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -34,6 +35,26 @@ inline bool parse_finite(std::string_view token, double& value) {
   if (digits.empty()) return false;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   return ec == std::errc() && end == digits.data() + digits.size() && std::isfinite(value);
+}
+
+// A token as an error message shows it: quoted, at most 32 characters (then "..."), bytes outside printable ASCII
+// as \xNN, so that a binary or foreign file cannot fill, cut or garble the one-line message.
+inline std::string quoted_token(std::string_view token) {
+  constexpr std::size_t kShown = 32;
+  static const char* hex = "0123456789abcdef";
+  std::string out = "\"";
+  for (std::size_t i = 0; i < token.size() && i < kShown; ++i) {
+    const auto c = static_cast<unsigned char>(token[i]);
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  if (token.size() > kShown) out += "...";
+  return out + "\"";
 }
 
 }  // namespace kbrain::text
