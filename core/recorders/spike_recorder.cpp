@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "core/recorders/trace_recorder.hpp"
+#include "core/text/atomic_file.hpp"
 
 namespace kbrain {
 namespace {
@@ -40,6 +41,7 @@ void put_i32(std::string& buf, std::int64_t v) {
 SpikeRecorder::SpikeRecorder(const std::filesystem::path& csv_file, const std::filesystem::path& binary_file) {
   if (!csv_file.empty()) {
     make_parent(csv_file);
+    text::remove_planted_link(csv_file);
     out_.open(csv_file, std::ios::out | std::ios::trunc);
     if (!out_) throw std::runtime_error(fmt::format("cannot create {}", csv_file.string()));
     out_ << "step,cell\n";
@@ -48,6 +50,7 @@ SpikeRecorder::SpikeRecorder(const std::filesystem::path& csv_file, const std::f
   }
   if (!binary_file.empty()) {
     make_parent(binary_file);
+    text::remove_planted_link(binary_file);
     bin_.open(binary_file, std::ios::out | std::ios::trunc | std::ios::binary);
     if (!bin_) throw std::runtime_error(fmt::format("cannot create {}", binary_file.string()));
     bin_.write(kSpikeMagic, sizeof kSpikeMagic);

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "core/text/atomic_file.hpp"
+
 namespace kbrain {
 namespace {
 
@@ -101,6 +103,7 @@ TraceRecorder::TraceRecorder(const std::filesystem::path& dir, const TraceSpec& 
 
   if (spec_.csv) {
     const auto csv_path = dir / "trace.csv";
+    text::remove_planted_link(csv_path);
     csv_.open(csv_path, std::ios::out | std::ios::trunc);
     if (!csv_) throw std::runtime_error(fmt::format("cannot create {}", csv_path.string()));
     fmt::memory_buffer header;
@@ -112,6 +115,7 @@ TraceRecorder::TraceRecorder(const std::filesystem::path& dir, const TraceSpec& 
   }
 
   if (spec_.binary) {
+    text::remove_planted_link(bin_path_);
     bin_.open(bin_path_, std::ios::out | std::ios::trunc | std::ios::binary);
     if (!bin_) throw std::runtime_error(fmt::format("cannot create {}", bin_path_.string()));
     std::string header(kMagic, sizeof kMagic);

@@ -8,6 +8,14 @@
 
 namespace kbrain::text {
 
+void remove_planted_link(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_symlink(std::filesystem::symlink_status(file, ec))) return;
+  std::filesystem::remove(file, ec);  // removes the link itself
+  if (ec) throw std::runtime_error(fmt::format("{} is a symbolic link that cannot be removed: {}", file.string(),
+                                               ec.message()));
+}
+
 void write_file_atomically(const std::filesystem::path& file, const std::string& text) {
   if (file.has_parent_path()) {
     std::error_code ec;
@@ -18,6 +26,7 @@ void write_file_atomically(const std::filesystem::path& file, const std::string&
   }
   std::filesystem::path tmp = file;
   tmp += ".tmp";
+  remove_planted_link(tmp);
   {
     std::ofstream os(tmp, std::ios::out | std::ios::trunc | std::ios::binary);
     if (!os) throw std::runtime_error(fmt::format("cannot create {}", tmp.string()));

@@ -9,4 +9,8 @@ namespace kbrain::text {
 
 void write_file_atomically(const std::filesystem::path& file, const std::string& text);
 
+// Before an output file is created: a symbolic link at `file` is removed, not followed, so that a link planted in an
+// output folder cannot make kbrain overwrite the file it points to. Output files are always new regular files.
+void remove_planted_link(const std::filesystem::path& file);
+
 }  // namespace kbrain::text

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "backends/registry.hpp"
+#include "core/text/atomic_file.hpp"
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
@@ -171,19 +172,20 @@ int cmd_compare_ranks(const CompareOptions& o) {
     md += "\nPer rank (fenced phases):\n\n" + per_rank_md;
     md += "\n";
   }
-  std::ofstream(out_dir / "compare_ranks.md") << md;
-  std::ofstream(out_dir / "compare_ranks.csv") << csv;
-  std::ofstream(out_dir / "compare_ranks_per_rank.csv") << per_rank_csv;
-  auto text = [](std::string v) {  // a JSON string body
+  text::write_file_atomically(out_dir / "compare_ranks.md", md);
+  text::write_file_atomically(out_dir / "compare_ranks.csv", csv);
+  text::write_file_atomically(out_dir / "compare_ranks_per_rank.csv", per_rank_csv);
+  auto json_text = [](std::string v) {  // a JSON string body
     std::string out;
     for (char c : v) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
     return out;
   };
-  std::ofstream(out_dir / "compare_ranks.json")  // what the scaling picture needs besides the CSV
-      << fmt::format("{{\"experiment\": \"{}\", \"scaling\": \"{}\", \"backend\": \"{}\", \"precision\": "
-                     "\"{}\", \"hardware\": \"{}\", \"commit\": \"{}\", \"date\": \"{}\"}}\n",
-                     text(cfg.name), o.weak ? "weak" : "strong", backend, precision,
-                     text(backend_facts(backend).description), git_commit(), today_iso());
+  text::write_file_atomically(  // what the scaling picture needs besides the CSV
+      out_dir / "compare_ranks.json",
+      fmt::format("{{\"experiment\": \"{}\", \"scaling\": \"{}\", \"backend\": \"{}\", \"precision\": "
+                  "\"{}\", \"hardware\": \"{}\", \"commit\": \"{}\", \"date\": \"{}\"}}\n",
+                  json_text(cfg.name), o.weak ? "weak" : "strong", backend, precision,
+                  json_text(backend_facts(backend).description), git_commit(), today_iso()));
   fmt::print("{}", md);
   if (failed > 0) {  // the table says which; the exit code says that the comparison is not whole
     fmt::print(stderr, "kbrain: error: {} of {} ranked runs failed (their logs are beside the table in {})\n", failed,

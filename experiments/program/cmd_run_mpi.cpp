@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "backends/registry.hpp"
+#include "core/text/atomic_file.hpp"
 #include "core/recorders/run_manifest.hpp"
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
@@ -37,6 +38,7 @@ namespace {
 
 // One row per rank. The fenced-phase columns (unpack_s ... exchange_fraction) are empty without --phase-timing.
 void write_ranks_csv(const std::filesystem::path& file, const std::vector<RankPhaseTimes>& ranks) {
+  text::remove_planted_link(file);
   std::ofstream f(file);
   f << "rank,cells,interior,halo,neighbours,sent,junctions,generate_s,plan_s,setup_s,simulate_s,compute_s,"
        "exchange_wait_s,pack_post_s,output_s,wall_s,phase_timing,unpack_s,interior_s,border_s,exchange_s,"

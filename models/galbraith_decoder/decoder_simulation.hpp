@@ -28,6 +28,7 @@
 
 #include "backends/host_blas.hpp"
 #include "core/rng/counter_rng.hpp"
+#include "core/text/atomic_file.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/common/device_sampler.hpp"
 #include "models/galbraith_decoder/decoder_fft.hpp"
@@ -551,6 +552,7 @@ class DecoderSimulation {
   // decoder_signals.csv: the test signal and both estimates, every 1 ms.
   void write_signals(const DecodeResult& su, const DecodeResult& mu) const {
     std::filesystem::create_directories(out_dir_);
+    text::remove_planted_link(out_dir_ / "decoder_signals.csv");
     std::ofstream f(out_dir_ / "decoder_signals.csv");
     f << "t_s,x,y,su_x,su_y,mu_x,mu_y\n";
     const std::int64_t every = std::max<std::int64_t>(1, std::llround(1.0 / plan_.dt_ms));
