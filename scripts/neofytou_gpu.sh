@@ -8,11 +8,14 @@
 #   big     Table 6.3: 20 000^2 x 100 steps on CUDA, float and double (in-core)
 #   nxm     Table 6.2's largest point, 1000 inputs x 50 000 targets, CUDA float, 1000 steps
 #   ooc     20 000^2 float (6.8 GB in core) streamed through a 3 GB device budget, 20 steps
+#   ooc_k40 the issue's out-of-core goal: 20 000^2 float x 100 steps through an 11.5 GB budget (the K40m's memory)
 #   cpu     OpenMP (all cores) on 5000^2, 20 steps (the table's 1000 steps would take minutes)
+#   probe   the synapse pass alone for 1, 2, 4, 8 rows in flight (bench/lab/adex_pass_probe.cpp; builds it), 10 000^2
+#           float and double, 20 000^2 float
 # Each run's run.json goes to OUT/<stage>/<case>/; one summary line per run on stdout.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-stage="${1:?stage: tests | copy | mxm | big | nxm | ooc | cpu}"
+stage="${1:?stage: tests | copy | mxm | big | nxm | ooc | ooc_k40 | cpu | probe}"
 out="${2:?output folder}"
 build="${3:-$here/build/cuda}"
 kb="$build/experiments/program/kbrain"
@@ -53,6 +56,14 @@ case "$stage" in
          --device-budget 3e9
        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('streamed', r.get('streamed_bytes_per_s', 0) / 1e9, 'GB/s;', r['synapse_pass'])" \
          "$out/$stage/mxm20000_float_budget3GB/run.json" ;;
+  ooc_k40) run mxm20000_float_budget11.5GB "$here/experiments/neofytou_t6_3_20k.toml" -b cuda -p float \
+           --device-budget 11.5e9
+       python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('streamed', r.get('streamed_bytes_per_s', 0) / 1e9, 'GB/s;', r['synapse_pass'])" \
+         "$out/$stage/mxm20000_float_budget11.5GB/run.json" ;;
+  probe)
+    cmake --build "$build" --target adex_pass_probe -j "$(nproc)" >"$out/$stage/build.log" 2>&1 || tail -5 "$out/$stage/build.log"
+    "$build/bench/adex_pass_probe" 10000 both
+    "$build/bench/adex_pass_probe" 20000 float ;;
   nxm) run nxm1000x50000_float "$here/experiments/neofytou_t6_2_nxm.toml" -b cuda -p float --density 1000 --size 50000 ;;
   cpu)
     run mxm5000_openmp_float "$t61" -b openmp -p float --size 5000 --steps 20

@@ -179,9 +179,10 @@ struct ColumnTraces {
 
 // 5. The synapse pass. Each (block, column) walks the block's rows in ascending order, so the winner of a column and
 // its m̄ partial sum have a fixed order on every backend. A synapse is touched only when its row fired (pre update),
-// its column fired (post update) or its column owes last step's m̄ part. Two loop orders share one body (visit):
-// on GPUs a thread per (block, column) walks the rows (neighbouring threads read neighbouring columns); on CPUs a
-// thread per (block, chunk of columns) walks the rows with the columns innermost, so each row is a contiguous stream.
+// its column fired (post update) or its column owes last step's m̄ part. Two loop orders share one body (load, then
+// update): on GPUs a thread per (block, column) walks the rows (neighbouring threads read neighbouring columns),
+// loading the synapses of RowsInFlight rows before it updates the first of them; on CPUs a thread per (block, chunk
+// of columns) walks the rows with the columns innermost, so each row is a contiguous stream.
 
 // What a (block, column) gathers while it walks its rows.
 struct ColumnScan {
@@ -196,7 +197,19 @@ struct ColumnStep {
   double shift, fbp, fbn;
 };
 
-template <class Real, class Mem>
+// The values of one synapse that its update reads (U, R, u only when its row fired).
+template <class Real>
+struct SynapseValues {
+  bool touched = false, connected = false;
+  Real A = 0, U = 0, R = 0, u = 0;
+};
+
+// Rows whose synapse loads a GPU thread issues before it updates the first of them: a thread's loads are
+// independent of its stores, but the compiler cannot know that the arrays do not overlap, so without this each row
+// would wait for the memory latency on its own (bench/README.md: the A/B of this count).
+inline constexpr int kGpuRowsInFlight = 4;
+
+template <class Real, class Mem, int RowsInFlight = kGpuRowsInFlight>
 struct SynapsePass {
   AdexState<Real, Mem> st;
   KernelParams<double> p;
@@ -214,23 +227,37 @@ struct SynapsePass {
     const std::int64_t last = row_begin + (b + 1) * kRowsPerBlock;
     return last < row_begin + rows ? last : row_begin + rows;
   }
+  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return (i - row_begin) * st.n_post + j; }
+
+  // The connection flag and the synapse values are loaded together, not one after the other: a dependent load
+  // would double the memory latency of every row (the values share their memory sectors with the neighbouring
+  // columns' anyway).
+  KOKKOS_INLINE_FUNCTION SynapseValues<Real> load(std::int64_t i, bool pre, std::int64_t j, const ColumnStep& c) const {
+    SynapseValues<Real> v;
+    if (!(pre || c.post || c.owes)) return v;
+    const std::int64_t id = slot(i, j);
+    v.touched = true;
+    v.connected = st.conn(id) != 0;
+    v.A = st.A(id);
+    if (pre) {
+      v.U = st.U(id);
+      v.R = st.R(id);
+      v.u = st.u(id);
+    }
+    return v;
+  }
 
   // Synapse (i, j): the pre update if row i fired, the first part of the post update if column j fired.
-  KOKKOS_INLINE_FUNCTION void visit(std::int64_t i, bool pre, std::int64_t j, const ColumnStep& c, ColumnScan& scan) const {
-    if (!(pre || c.post || c.owes)) return;
-    // The connection flag and the synapse values are loaded together, not one after the other: a dependent load
-    // would double the memory latency of every row (the values share their memory sectors with the neighbouring
-    // columns' anyway).
-    const std::int64_t id = (i - row_begin) * st.n_post + j;
-    const bool connected = st.conn(id) != 0;
-    double A = st.A(id);
-    const Real U_old = pre ? st.U(id) : Real(0), R_old = pre ? st.R(id) : Real(0), u_old = pre ? st.u(id) : Real(0);
-    if (!connected) return;
+  KOKKOS_INLINE_FUNCTION void update(std::int64_t i, bool pre, std::int64_t j, const ColumnStep& c,
+                                     const SynapseValues<Real>& v, ColumnScan& scan) const {
+    if (!v.touched || !v.connected) return;
+    const std::int64_t id = slot(i, j);
+    double A = v.A;
     if (c.owes) A = clip(A - c.shift, p.Amin, p.Amax);
     if (pre) {
-      double U = U_old;
-      double R = (double(R_old) - 1.0) * st.decay_r(i) + 1.0;
-      double u = U + (double(u_old) - U) * st.decay_u(i);
+      double U = v.U;
+      double R = (double(v.R) - 1.0) * st.decay_r(i) + 1.0;
+      double u = U + (double(v.u) - U) * st.decay_u(i);
       scan.current = p.s * A * R * u;
       scan.winner = int(i);
       U = clip(U + p.etaU * (-p.AFBn * c.fbn * c.fbp + p.AFBp * c.fbp * st.ffp_before(i)), p.Umin, p.Umax);
@@ -249,6 +276,10 @@ struct SynapsePass {
     if (c.owes || c.post) st.A(id) = Real(A);
   }
 
+  KOKKOS_INLINE_FUNCTION void visit(std::int64_t i, bool pre, std::int64_t j, const ColumnStep& c, ColumnScan& scan) const {
+    update(i, pre, j, c, load(i, pre, j, c), scan);
+  }
+
   KOKKOS_INLINE_FUNCTION void store(std::int64_t b, std::int64_t j, const ColumnScan& scan) const {
     const std::int64_t k = (block_offset + b) * st.n_post + j;
     st.win_row(k) = scan.winner;
@@ -257,12 +288,27 @@ struct SynapsePass {
     st.mcount(k) = scan.count;
   }
 
-  // GPUs: k = (block, column).
+  // GPUs: k = (block, column). Rows are updated in ascending order; only their loads run ahead.
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
     const std::int64_t b = k / st.n_post, j = k - b * st.n_post;
     const ColumnStep c = column(j);
     ColumnScan scan;
-    for (std::int64_t i = row_begin + b * kRowsPerBlock; i < row_end(b); ++i) visit(i, st.pre_flag(i) != 0, j, c, scan);
+    const std::int64_t last = row_end(b);
+    for (std::int64_t i = row_begin + b * kRowsPerBlock; i < last; i += RowsInFlight) {
+      bool pre[RowsInFlight];
+      SynapseValues<Real> v[RowsInFlight];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int r = 0; r < RowsInFlight; ++r) {
+        pre[r] = i + r < last && st.pre_flag(i + r) != 0;
+        if (i + r < last) v[r] = load(i + r, pre[r], j, c);
+      }
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int r = 0; r < RowsInFlight; ++r) update(i + r, pre[r], j, c, v[r], scan);
+    }
     store(b, j, scan);
   }
 };

@@ -1,0 +1,134 @@
+// The adex_costa synapse pass alone on CUDA, for the A/B of the rows whose loads a thread issues ahead
+// (SynapsePass's RowsInFlight; bench/README.md). Built on demand: `cmake --build build/cuda --target adex_pass_probe`.
+// Every row and column fires and owes the m̄ part (the issue's benchmark case: 4 reals read and written and the
+// connection byte per synapse-step). For R = 1, 2, 4, 8: median of 5 runs of 20 passes, and the synapse bits after
+// 3 passes compared with R = 1 (they must be the same: only the loads move). The yardstick is Kokkos::deep_copy of
+// as many bytes, read + write.
+//   adex_pass_probe N [float|double|both]
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "models/adex_costa/adex_kernels.hpp"
+
+namespace {
+
+using namespace kbrain::adex;
+using Exec = Kokkos::Cuda;
+using Mem = Kokkos::CudaSpace;
+using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+
+template <class Real>
+void fill(AdexState<Real, Mem>& st) {
+  Kokkos::deep_copy(st.pre_flag, 1);
+  Kokkos::deep_copy(st.post_prev, 1);
+  Kokkos::deep_copy(st.mbar, 0.01);
+  Kokkos::deep_copy(st.decay_r, 0.9);
+  Kokkos::deep_copy(st.decay_u, 0.8);
+  Kokkos::deep_copy(st.ffp_before, 1.5);
+  Kokkos::deep_copy(st.ffp_now, 2.5);
+  Kokkos::deep_copy(st.fbp_before, 0.7);
+  Kokkos::deep_copy(st.fbn_before, 0.3);
+  auto s = st;
+  Kokkos::parallel_for(
+      "fill", Range(0, st.n_pre * st.n_post), KOKKOS_LAMBDA(const std::int64_t id) {
+        s.conn(id) = id % 7 != 0 ? 1 : 0;
+        s.A(id) = Real(0.5 + 1e-9 * double(id % 1000));
+        s.U(id) = Real(0.3);
+        s.R(id) = Real(0.9);
+        s.u(id) = Real(0.2);
+      });
+  Kokkos::fence();
+}
+
+template <class Real>
+std::vector<Real> bits(const AdexState<Real, Mem>& st) {
+  std::vector<Real> out;
+  for (const auto& v : std::vector<Kokkos::View<Real*, Mem>>{st.R, st.u, st.U, st.A}) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    out.insert(out.end(), h.data(), h.data() + h.size());
+  }
+  return out;
+}
+
+double median(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class Real, int R>
+void time_pass(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
+               const char* precision) {
+  const SynapsePass<Real, Mem, R> pass{st, p, 0, st.n_pre, true};
+  fill(st);
+  for (int k = 0; k < 3; ++k) Kokkos::parallel_for("adex_pass", Range(0, st.blocks * st.n_post), pass);
+  Kokkos::fence();
+  const bool same = reference.empty() || bits(st) == reference;
+  std::vector<double> t;
+  for (int run = 0; run < 5; ++run) {
+    Kokkos::fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < 20; ++k) Kokkos::parallel_for("adex_pass", Range(0, st.blocks * st.n_post), pass);
+    Kokkos::fence();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 20);
+  }
+  const double s = median(t), n2 = double(st.n_pre) * double(st.n_post);
+  std::printf("pass %s n %lld rows_in_flight %d: %.4f ms per pass, %.1f GB/s at %d B per synapse-step, "
+              "bits as R=1: %s\n",
+              precision, static_cast<long long>(st.n_pre), R, s * 1e3,
+              n2 * double(8 * sizeof(Real) + 1) / s / 1e9, int(8 * sizeof(Real) + 1), same ? "yes" : "NO");
+}
+
+template <class Real>
+void run(std::int64_t n, const char* precision) {
+  AdexState<Real, Mem> st;
+  st.allocate(n, 0, n, n, true);
+  const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
+  {
+    const SynapsePass<Real, Mem, 1> pass{st, p, 0, n, true};
+    fill(st);
+    for (int k = 0; k < 3; ++k) Kokkos::parallel_for("adex_pass", Range(0, st.blocks * n), pass);
+    Kokkos::fence();
+  }
+  const std::vector<Real> reference = bits(st);
+  time_pass<Real, 1>(st, p, {}, precision);
+  time_pass<Real, 2>(st, p, reference, precision);
+  time_pass<Real, 4>(st, p, reference, precision);
+  time_pass<Real, 8>(st, p, reference, precision);
+  time_pass<Real, 1>(st, p, reference, precision);  // again: drift of the machine between the first and last
+}
+
+void copy_yardstick(std::int64_t bytes) {
+  Kokkos::View<double*, Mem> a("a", bytes / 16), b("b", bytes / 16);
+  Kokkos::deep_copy(a, 1.0);
+  std::vector<double> t;
+  for (int run = 0; run < 5; ++run) {
+    Kokkos::fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < 10; ++k) Kokkos::deep_copy(b, a);
+    Kokkos::fence();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 10);
+  }
+  std::printf("copy %.2f GB: %.1f GB/s read + write\n", double(bytes) / 1e9, double(bytes) / median(t) / 1e9);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::initialize(argc, argv);
+  {
+    const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : 10000;
+    const std::string which = argc > 2 ? argv[2] : "both";
+    copy_yardstick(n * n * 16);
+    if (which != "double") run<float>(n, "float");
+    if (which != "float") run<double>(n, "double");
+  }
+  Kokkos::finalize();
+  return 0;
+}
