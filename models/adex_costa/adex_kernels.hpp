@@ -204,10 +204,11 @@ struct SynapseValues {
   Real A = 0, U = 0, R = 0, u = 0;
 };
 
-// Rows whose synapse loads a GPU thread issues before it updates the first of them: a thread's loads are
-// independent of its stores, but the compiler cannot know that the arrays do not overlap, so without this each row
-// would wait for the memory latency on its own (bench/README.md: the A/B of this count).
-inline constexpr int kGpuRowsInFlight = 4;
+// Rows whose synapse loads a GPU thread issues before it updates the first of them. The loads of later rows do not
+// depend on the stores of earlier ones, but the compiler cannot know that the arrays do not overlap; issuing them
+// early shortens a thread's chain of memory latencies, at the price of registers (fewer resident threads). One row:
+// bench/README.md has the A/B of 1, 2, 4 and 8.
+inline constexpr int kGpuRowsInFlight = 1;
 
 template <class Real, class Mem, int RowsInFlight = kGpuRowsInFlight>
 struct SynapsePass {
