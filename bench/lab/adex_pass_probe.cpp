@@ -2,9 +2,11 @@
 // (SynapsePass's RowsInFlight; bench/README.md). Built on demand: `cmake --build build/cuda --target adex_pass_probe`.
 // Every row and column fires and owes the m̄ part (the benchmark case: 4 reals read and written and the
 // connection byte per synapse-step). For R = 1, 2, 4, 8: median of 5 runs of 20 passes, and the synapse bits after
-// 3 passes compared with R = 1 (they must be the same: only the loads move). The yardstick is Kokkos::deep_copy of
-// as many bytes, read + write.
-//   adex_pass_probe N [float|double|both]
+// 3 passes compared with R = 1 (they must be the same: only the loads move). Then the launch shape of R = 1: the
+// product's RangePolicy (Kokkos picks the block size) against explicit blocks of 64 ... 512 threads, in the product's
+// order (a thread block = neighbouring columns of one row block) and in band order (successive thread blocks = the
+// same 256 columns of successive row blocks). The yardstick is Kokkos::deep_copy of as many bytes, read + write.
+//   adex_pass_probe N [float|double|both] [shapes]
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -85,8 +87,57 @@ void time_pass(AdexState<Real, Mem>& st, const KernelParams<double>& p, const st
               n2 * double(8 * sizeof(Real) + 1) / s / 1e9, int(8 * sizeof(Real) + 1), same ? "yes" : "NO");
 }
 
+// One R = 1 pass with an explicit thread-block size; band order: thread block t = (band, row block), 256 columns.
 template <class Real>
-void run(std::int64_t n, const char* precision) {
+struct ShapedPass {
+  SynapsePass<Real, Mem, 1> pass;
+  bool band_order;
+  std::int64_t total;
+  KOKKOS_INLINE_FUNCTION void operator()(const Kokkos::TeamPolicy<Exec>::member_type& m) const {
+    const std::int64_t k = std::int64_t(m.league_rank()) * m.team_size() + m.team_rank();
+    if (k >= total) return;
+    std::int64_t b, j;
+    if (band_order) {
+      const std::int64_t per_band = 256 * pass.st.blocks, band = k / per_band, in_band = k - band * per_band;
+      b = in_band / 256;
+      j = band * 256 + (in_band - b * 256);
+      if (j >= pass.st.n_post) return;
+    } else {
+      b = k / pass.st.n_post;
+      j = k - b * pass.st.n_post;
+    }
+    pass.walk(b, j);
+  }
+};
+
+template <class Real>
+void time_shape(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
+                const char* precision, int team, bool band_order) {
+  const SynapsePass<Real, Mem, 1> pass{st, p, 0, st.n_pre, true};
+  const std::int64_t bands = (st.n_post + 255) / 256;
+  const std::int64_t total = band_order ? bands * 256 * st.blocks : st.blocks * st.n_post;
+  const ShapedPass<Real> shaped{pass, band_order, total};
+  const Kokkos::TeamPolicy<Exec> policy((total + team - 1) / team, team);
+  fill(st);
+  for (int k = 0; k < 3; ++k) Kokkos::parallel_for("adex_pass_shaped", policy, shaped);
+  Kokkos::fence();
+  const bool same = bits(st) == reference;
+  std::vector<double> t;
+  for (int run = 0; run < 5; ++run) {
+    Kokkos::fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < 20; ++k) Kokkos::parallel_for("adex_pass_shaped", policy, shaped);
+    Kokkos::fence();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 20);
+  }
+  const double s = median(t), n2 = double(st.n_pre) * double(st.n_post);
+  std::printf("shape %s n %lld %s order, %d threads per block: %.4f ms per pass, %.1f GB/s, bits as R=1: %s\n", precision,
+              static_cast<long long>(st.n_pre), band_order ? "band" : "row-block", team, s * 1e3,
+              n2 * double(8 * sizeof(Real) + 1) / s / 1e9, same ? "yes" : "NO");
+}
+
+template <class Real>
+void run(std::int64_t n, const char* precision, bool shapes) {
   AdexState<Real, Mem> st;
   st.allocate(n, 0, n, n, true);
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
@@ -98,6 +149,12 @@ void run(std::int64_t n, const char* precision) {
   }
   const std::vector<Real> reference = bits(st);
   time_pass<Real, 1>(st, p, {}, precision);
+  if (shapes) {
+    for (int team : {64, 128, 256, 512}) time_shape<Real>(st, p, reference, precision, team, false);
+    for (int team : {256, 512}) time_shape<Real>(st, p, reference, precision, team, true);
+    time_pass<Real, 1>(st, p, reference, precision);
+    return;
+  }
   time_pass<Real, 2>(st, p, reference, precision);
   time_pass<Real, 4>(st, p, reference, precision);
   time_pass<Real, 8>(st, p, reference, precision);
@@ -125,9 +182,10 @@ int main(int argc, char** argv) {
   {
     const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : 10000;
     const std::string which = argc > 2 ? argv[2] : "both";
+    const bool shapes = argc > 3 && std::string(argv[3]) == "shapes";
     copy_yardstick(n * n * 16);
-    if (which != "double") run<float>(n, "float");
-    if (which != "float") run<double>(n, "double");
+    if (which != "double") run<float>(n, "float", shapes);
+    if (which != "float") run<double>(n, "double", shapes);
   }
   Kokkos::finalize();
   return 0;

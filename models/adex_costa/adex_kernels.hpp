@@ -289,9 +289,14 @@ struct SynapsePass {
     st.mcount(k) = scan.count;
   }
 
-  // GPUs: k = (block, column). Rows are updated in ascending order; only their loads run ahead.
+  // GPUs: k = (block, column).
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
-    const std::int64_t b = k / st.n_post, j = k - b * st.n_post;
+    const std::int64_t b = k / st.n_post;
+    walk(b, k - b * st.n_post);
+  }
+
+  // Column j of block b. Rows are updated in ascending order; only their loads run ahead.
+  KOKKOS_INLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j) const {
     const ColumnStep c = column(j);
     ColumnScan scan;
     const std::int64_t last = row_end(b);
