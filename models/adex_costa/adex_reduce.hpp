@@ -12,46 +12,30 @@ namespace kbrain::adex {
 
 // 6. The m̄ tree: chunks of columns in order, then the chunks of a block in order, then the blocks in order.
 
-// Sum and count of entries [first, last) of (sums, counts), in index order.
+// Sum and count of entries [first, last) of (sums, counts), in index order. The running sums live in registers and
+// are written once: `sum` and `count` are often elements of device arrays, and a running sum kept there would make
+// every addition wait for the store of the last one and for the next load (the compiler must assume they overlap).
 template <class Sums, class Counts>
 KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t last,
                                         double& sum, long long& count) {
-  sum = 0;
-  count = 0;
+  double s = 0;
+  long long c = 0;
   for (std::int64_t k = first; k < last; ++k) {
-    sum += sums(k);
-    count += counts(k);
+    s += sums(k);
+    c += counts(k);
   }
+  sum = s;
+  count = c;
 }
 
-// A team per (block, chunk): the team copies the chunk's summands into scratch memory together (neighbouring
-// threads, neighbouring columns), then one thread adds them in index order. A thread that walked the chunk's columns
-// on its own would wait for every one of its loads in turn, with only blocks x chunks threads in flight.
-template <class Real, class Mem, class Exec>
+template <class Real, class Mem>
 struct ChunkSums {
-  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
-  using ScratchSums = Kokkos::View<double*, typename Exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  using ScratchCounts = Kokkos::View<long long*, typename Exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   AdexState<Real, Mem> st;
-
-  static Kokkos::TeamPolicy<Exec> policy(std::int64_t teams, bool gpu) {
-    const std::size_t bytes = ScratchSums::shmem_size(kColumnsPerChunk) + ScratchCounts::shmem_size(kColumnsPerChunk);
-    return Kokkos::TeamPolicy<Exec>(static_cast<int>(teams), gpu ? 64 : 1).set_scratch_size(0, Kokkos::PerTeam(bytes));
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
-    const std::int64_t k = m.league_rank();
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
     const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
     const std::int64_t first = c * kColumnsPerChunk;
     const std::int64_t last = first + kColumnsPerChunk < st.n_post ? first + kColumnsPerChunk : st.n_post;
-    const std::int64_t base = b * st.n_post + first, width = last - first;
-    ScratchSums sums(m.team_scratch(0), kColumnsPerChunk);
-    ScratchCounts counts(m.team_scratch(0), kColumnsPerChunk);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, width), [&](const std::int64_t q) {
-      sums(q) = st.msum(base + q);
-      counts(q) = st.mcount(base + q);
-    });
-    m.team_barrier();
-    Kokkos::single(Kokkos::PerTeam(m), [&]() { ordered_sum(sums, counts, 0, width, st.chunk_sum(k), st.chunk_count(k)); });
+    ordered_sum(st.msum, st.mcount, b * st.n_post + first, b * st.n_post + last, st.chunk_sum(k), st.chunk_count(k));
   }
 };
 

@@ -96,8 +96,7 @@ class AdexSimulation {
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * cols), pass);
     else
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * st_.chunks), SynapsePassChunked<Real, Mem>{pass});
-    Kokkos::parallel_for("kbrain::adex::chunk_sums", ChunkSums<Real, Mem, Exec>::policy(st_.blocks * st_.chunks, Backend::is_gpu),
-                         ChunkSums<Real, Mem, Exec>{st_});
+    Kokkos::parallel_for("kbrain::adex::chunk_sums", range(st_.blocks * st_.chunks), ChunkSums<Real, Mem>{st_});
     Kokkos::parallel_for("kbrain::adex::block_sums", range(st_.blocks), BlockSums<Real, Mem>{st_});
     if (plan_.exchange) {
       exchange_step(post_updates);
