@@ -20,7 +20,7 @@ t61="$here/experiments/neofytou_t6_1_mxm.toml"
 for round in 1 2; do
   for tree in old new; do
     kb="$here/build/cuda/experiments/program/kbrain"; [ "$tree" = old ] && kb="$old/build/cuda/experiments/program/kbrain"
-    for c in "10000 float 1000" "10000 double 1000" "20000 float 100" "5000 float 1000"; do
+    for c in "10000 float 1000" "10000 double 1000" "20000 float 100" "5000 float 1000" "1000 float 1000"; do
       set -- $c
       dir="/tmp/ab_adex/$tree-$1-$2-$round"
       rm -rf "$dir"
