@@ -197,6 +197,34 @@ struct ColumnStep {
   double shift, fbp, fbn;
 };
 
+// The arithmetic of one synapse, shared by both loop orders (the same operations in the same order: the same bits).
+// The owed m̄ part of last step's post update.
+KOKKOS_FORCEINLINE_FUNCTION double pay_owed(double A, double shift, const KernelParams<double>& p) {
+  return clip(A - shift, p.Amin, p.Amax);
+}
+
+// The pre update of a synapse whose row fired: the current it injects (from A after any owed part) and the new U,
+// R and u, from the values at the row's last event decayed exactly.
+struct PreUpdate {
+  double current, U, R, u;
+};
+KOKKOS_FORCEINLINE_FUNCTION PreUpdate pre_update(double A, double U, double R_old, double u_old, double decay_r,
+                                                 double decay_u, double fbp, double fbn, double ffp_before,
+                                                 const KernelParams<double>& p) {
+  double R = (R_old - 1.0) * decay_r + 1.0;
+  double u = U + (u_old - U) * decay_u;
+  const double current = p.s * A * R * u;
+  U = clip(U + p.etaU * (-p.AFBn * fbn * fbp + p.AFBp * fbp * ffp_before), p.Umin, p.Umax);
+  R = R - R * u;
+  u = u + U * (1.0 - u);
+  return {current, U, R, u};
+}
+
+// The first part of the post update of a synapse whose column fired: A += etaA * term, and term joins m̄.
+KOKKOS_FORCEINLINE_FUNCTION double post_term(double ffp_now, double fbn, const KernelParams<double>& p) {
+  return p.AFFp * ffp_now * fbn;
+}
+
 // The values of one synapse that its update reads (U, R, u only when its row fired).
 template <class Real>
 struct SynapseValues {
@@ -254,31 +282,23 @@ struct SynapsePass {
     if (!v.touched || !v.connected) return;
     const std::int64_t id = slot(i, j);
     double A = v.A;
-    if (c.owes) A = clip(A - c.shift, p.Amin, p.Amax);
+    if (c.owes) A = pay_owed(A, c.shift, p);
     if (pre) {
-      double U = v.U;
-      double R = (double(v.R) - 1.0) * st.decay_r(i) + 1.0;
-      double u = U + (double(v.u) - U) * st.decay_u(i);
-      scan.current = p.s * A * R * u;
+      const PreUpdate n =
+          pre_update(A, v.U, v.R, v.u, st.decay_r(i), st.decay_u(i), c.fbp, c.fbn, st.ffp_before(i), p);
+      scan.current = n.current;
       scan.winner = int(i);
-      U = clip(U + p.etaU * (-p.AFBn * c.fbn * c.fbp + p.AFBp * c.fbp * st.ffp_before(i)), p.Umin, p.Umax);
-      R = R - R * u;
-      u = u + U * (1.0 - u);
-      st.R(id) = Real(R);
-      st.u(id) = Real(u);
-      st.U(id) = Real(U);
+      st.R(id) = Real(n.R);
+      st.u(id) = Real(n.u);
+      st.U(id) = Real(n.U);
     }
     if (c.post) {
-      const double term = p.AFFp * st.ffp_now(i) * c.fbn;
+      const double term = post_term(st.ffp_now(i), c.fbn, p);
       A = A + p.etaA * term;
       scan.sum += term;
       ++scan.count;
     }
     if (c.owes || c.post) st.A(id) = Real(A);
-  }
-
-  KOKKOS_INLINE_FUNCTION void visit(std::int64_t i, bool pre, std::int64_t j, const ColumnStep& c, ColumnScan& scan) const {
-    update(i, pre, j, c, load(i, pre, j, c), scan);
   }
 
   KOKKOS_INLINE_FUNCTION void store(std::int64_t b, std::int64_t j, const ColumnScan& scan) const {
@@ -319,21 +339,74 @@ struct SynapsePass {
   }
 };
 
-// CPUs: k = (block, chunk of kColumnsPerChunk columns), the columns innermost.
+// CPUs: k = (block, chunk of kColumnsPerChunk columns), the columns innermost. A row's columns are one SIMD loop in
+// which every lane computes and stores: an unconnected or untouched synapse stores back the values it read, and an
+// m̄ summand that does not count adds 0 to a sum that is never -0 (the summands are not negative), so the results
+// are the GPU body's bits while the loop has no branch left to stop the compiler from vectorising it. The chunk's
+// column values are held as arrays, one per field, for the same reason.
 template <class Real, class Mem>
 struct SynapsePassChunked {
   SynapsePass<Real, Mem> pass;
+
+  // One chunk's columns: their flags and traces of the step, and what their walk gathers.
+  struct Columns {
+    double shift[kColumnsPerChunk], fbp[kColumnsPerChunk], fbn[kColumnsPerChunk];
+    std::uint8_t post[kColumnsPerChunk], owes[kColumnsPerChunk];  // 0 or 1 (GCC does not vectorise loads of bool)
+    double current[kColumnsPerChunk], sum[kColumnsPerChunk];
+    long long count[kColumnsPerChunk];
+    int winner[kColumnsPerChunk];
+  };
+
   void operator()(const std::int64_t k) const {
-    const std::int64_t b = k / pass.st.chunks, first = (k - b * pass.st.chunks) * kColumnsPerChunk;
-    const std::int64_t width = first + kColumnsPerChunk < pass.st.n_post ? kColumnsPerChunk : pass.st.n_post - first;
-    ColumnStep columns[kColumnsPerChunk];
-    ColumnScan scans[kColumnsPerChunk];
-    for (std::int64_t c = 0; c < width; ++c) columns[c] = pass.column(first + c);
-    for (std::int64_t i = pass.row_begin + b * kRowsPerBlock; i < pass.row_end(b); ++i) {
-      const bool pre = pass.st.pre_flag(i) != 0;
-      for (std::int64_t c = 0; c < width; ++c) pass.visit(i, pre, first + c, columns[c], scans[c]);
+    const auto& st = pass.st;
+    const std::int64_t b = k / st.chunks, first = (k - b * st.chunks) * kColumnsPerChunk;
+    const std::int64_t width = first + kColumnsPerChunk < st.n_post ? kColumnsPerChunk : st.n_post - first;
+    Columns col;
+    for (std::int64_t c = 0; c < width; ++c) {
+      const ColumnStep step = pass.column(first + c);
+      col.shift[c] = step.shift, col.fbp[c] = step.fbp, col.fbn[c] = step.fbn;
+      col.post[c] = step.post, col.owes[c] = step.owes;
+      col.current[c] = 0, col.sum[c] = 0, col.count[c] = 0, col.winner[c] = -1;
     }
-    for (std::int64_t c = 0; c < width; ++c) pass.store(b, first + c, scans[c]);
+    for (std::int64_t i = pass.row_begin + b * kRowsPerBlock; i < pass.row_end(b); ++i) {
+      if (st.pre_flag(i) != 0)
+        row<true>(i, first, width, col);
+      else
+        row<false>(i, first, width, col);
+    }
+    for (std::int64_t c = 0; c < width; ++c)
+      pass.store(b, first + c, ColumnScan{col.winner[c], col.current[c], col.sum[c], col.count[c]});
+  }
+
+  template <bool Pre>
+  void row(std::int64_t i, std::int64_t first, std::int64_t width, Columns& col) const {
+    const auto& st = pass.st;
+    const KernelParams<double> p = pass.p;  // a copy: stores through A, R, ... cannot change it, so it stays in registers
+    const std::int64_t id = pass.slot(i, first);
+    const std::uint8_t* conn = st.conn.data() + id;
+    Real *R = st.R.data() + id, *u = st.u.data() + id, *U = st.U.data() + id, *A = st.A.data() + id;
+    const double decay_r = st.decay_r(i), decay_u = st.decay_u(i), ffp_before = st.ffp_before(i);
+    const double ffp_now = st.ffp_now(i);
+    const int winner = int(i);
+#pragma omp simd
+    for (std::int64_t c = 0; c < width; ++c) {
+      const bool on = conn[c] != 0;
+      const double A_paid = col.owes[c] != 0 ? pay_owed(A[c], col.shift[c], p) : double(A[c]);
+      const double term = post_term(ffp_now, col.fbn[c], p);
+      const bool adds = on && col.post[c] != 0;
+      col.sum[c] += adds ? term : 0.0;
+      col.count[c] += adds ? 1 : 0;
+      const double A_new = col.post[c] != 0 ? A_paid + p.etaA * term : A_paid;
+      if constexpr (Pre) {
+        const PreUpdate n = pre_update(A_paid, U[c], R[c], u[c], decay_r, decay_u, col.fbp[c], col.fbn[c], ffp_before, p);
+        col.current[c] = on ? n.current : col.current[c];
+        col.winner[c] = on ? winner : col.winner[c];
+        R[c] = on ? Real(n.R) : R[c];
+        u[c] = on ? Real(n.u) : u[c];
+        U[c] = on ? Real(n.U) : U[c];
+      }
+      A[c] = on ? Real(A_new) : A[c];
+    }
   }
 };
 
