@@ -1,14 +1,17 @@
 #pragma once
 // `kbrain run` for any model (cmd_run.cpp chooses the model): plan, run.json (complete: false), the run on the
 // chosen backend, run.json (complete: true), a summary. The model contributes its plan, its run.json fields
-// (Model::describe) and its figures (RunResult::figures, populations).
+// (Model::describe) and its figures (RunResult::figures, populations; fields, details, report and, for a run
+// split over ranks, the rank table written as ranks.csv).
 #include <cstdint>
 #include <filesystem>
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/recorders/run_manifest.hpp"
+#include "core/text/atomic_file.hpp"
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
@@ -53,6 +56,8 @@ void finish_manifest(RunManifest& m, const typename Model::Plan& plan, const Run
   m.numbers["spikes"] = double(r.spikes);
   for (const auto& [k, v] : r.figures) m.numbers[k + "_per_s"] = v / r.simulate_s;
   for (const auto& [k, v] : r.values) m.numbers[k] = v;
+  for (const auto& [k, v] : r.details) m.numbers[k] = v;
+  for (const auto& [k, v] : r.fields) m.fields[k] = v;
   for (const auto& p : r.populations) {
     m.numbers["rate_hz_" + p.name] = p.rate_hz;
     m.numbers["isi_cv_" + p.name] = p.isi_cv;
@@ -61,12 +66,20 @@ void finish_manifest(RunManifest& m, const typename Model::Plan& plan, const Run
   m.complete = true;
 }
 
+// ranks.csv of a run split over ranks: one row per rank.
+inline void write_rank_table(const std::filesystem::path& file, const RankTable& t) {
+  std::string csv = fmt::format("{}\n", fmt::join(t.columns, ","));
+  for (const auto& row : t.rows) csv += fmt::format("{}\n", fmt::join(row, ","));
+  text::write_file_atomically(file, csv);
+}
+
 template <class Model>
 void print_summary(const ExperimentConfig& cfg, const typename Model::Plan& plan, const RunResult& r,
-                   const std::string& backend, Precision precision, const std::filesystem::path& out_dir) {
+                   const std::string& backend, Precision precision, const std::filesystem::path& out_dir, int ranks) {
   const double bio_s = double(r.steps) * plan.dt_ms / 1000.0;
-  fmt::print("{}: {}, {} {}, {} {}, {} steps of {} ms on {} ({}), {}\n", cfg.name, cfg.model, plan.cells,
-             Model::kCells, r.connections, Model::kConnections, r.steps, plan.dt_ms, backend, to_string(precision),
+  fmt::print("{}: {}, {} {}, {} {}, {} steps of {} ms on {}{} ({}), {}\n", cfg.name, cfg.model, plan.cells,
+             Model::kCells, r.connections, Model::kConnections, r.steps, plan.dt_ms,
+             ranks > 1 ? fmt::format("{} x ", ranks) : "", backend, to_string(precision),
              backend_facts(backend).description);
   if (r.generate_s > 0) fmt::print("  generate {:.3f} s (on {})\n", r.generate_s, backend);
   fmt::print("  network {:.3f} s, setup {:.3f} s, simulate {:.3f} s ({:.3f} ns/cell-step, {:.3f} s per bio s), "
@@ -78,14 +91,17 @@ void print_summary(const ExperimentConfig& cfg, const typename Model::Plan& plan
   for (const auto& p : r.populations)
     fmt::print("  {:<4} {:>7} neurons  {:8.3f} Hz  ISI CV {:.3f}\n", p.name, p.neurons, p.rate_hz, p.isi_cv);
   if (!r.strategy.empty()) fmt::print("  {}: {}\n", Model::kStrategy, r.strategy);
+  for (const auto& [k, v] : r.fields) fmt::print("  {}: {}\n", k, v);
+  for (const auto& line : r.report) fmt::print("  {}\n", line);
   fmt::print("  spikes: {}; output in {}\n", r.spikes, out_dir.string());
 }
 
-// A run of a model whose simulation partitions itself over MPI ranks (Model::Plan carries the ranks' exchange):
-// every rank runs; only the writing rank writes run.json, traces and spikes and prints the summary.
+// A run under mpirun of a model whose simulation partitions itself over the ranks (its plan carries them, set by
+// the plan change): every rank runs; only the writing rank writes run.json, traces, spikes and ranks.csv and prints
+// the summary.
 struct RunScope {
   bool writes = true;
-  int ranks = 1;
+  int ranks = 0;  // the ranks of a run under mpirun (run.json's "ranks"); 0: a single process
 };
 
 struct NoPlanChange {
@@ -100,17 +116,17 @@ int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Prec
   change(plan);
   const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
   RunManifest m = start_manifest<Model>(cfg, plan, backend, precision);
-  if (scope.ranks > 1) m.numbers["ranks"] = scope.ranks;
+  if (scope.ranks > 0) m.numbers["ranks"] = scope.ranks;
   if (scope.writes) {
     std::filesystem::create_directories(out_dir);
     write_manifest(out_dir / "run.json", m);
   }
   RunRequest request;
   if (scope.writes) request.out_dir = out_dir;
-  request.write_trace = scope.writes;
+  request.write_trace = true;  // into files where out_dir is set; a partitioned run's other ranks still sample
   request.write_spikes = scope.writes && plan.record_spikes;
   request.keep_spikes = plan.record_spikes || Model::kSpikeStatistics;
-  request.progress = scope.ranks == 1;
+  request.progress = scope.ranks == 0;
   request.finite_check_every = o.finite_check_every;
   RunResult r;
   try {
@@ -125,8 +141,9 @@ int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Prec
   }
   if (!scope.writes) return 0;
   finish_manifest<Model>(m, plan, r);
+  if (!r.rank_table.rows.empty()) write_rank_table(out_dir / "ranks.csv", r.rank_table);
   write_manifest(out_dir / "run.json", m);
-  print_summary<Model>(cfg, plan, r, backend, precision, out_dir);
+  print_summary<Model>(cfg, plan, r, backend, precision, out_dir, scope.ranks);
   if (!o.no_plots) draw_pictures(out_dir);
   return 0;
 }

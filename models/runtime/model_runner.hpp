@@ -9,6 +9,7 @@
 //   using Sampler (a DeviceSampler over the model's state);   auto& state();   std::int64_t device_bytes() const;
 //   bool spikes_due(std::int64_t before, std::int64_t after, bool streaming) const;
 //   SpikeEvents drain_spikes(bool final_drain);   void finish(RunResult&)  (model figures once the loop is done)
+// A simulation that is one rank's part of a partitioned run (under mpirun) declares kPartitioned (is_partitioned).
 // The plan's checked_vars are checked for NaN/inf every request.finite_check_every steps and at the end (a blown-up
 // run throws NonFiniteState and is never complete).
 // Used by `kbrain run`, `kbrain compare` and tests, through run_on (models/runtime/run_dispatch.hpp).
@@ -17,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -53,6 +55,24 @@ inline TraceSpec trace_spec_of(const RunPlan& plan, bool single_precision) {
   return spec;
 }
 
+// `static constexpr bool kPartitioned = true` in a Simulation: it is one rank's part of a run split over ranks. Its
+// samplers are constructed from its state, Sampler(state(), variables, cells, capacity), since they sample the cells
+// the rank owns; their drains, their first_non_finite and drain_spikes are collective. So every rank samples the trace
+// (a rank without an out_dir too), and the sinks of the rank that writes get full rows.
+template <class Sim, class = void>
+struct is_partitioned : std::false_type {};
+template <class Sim>
+struct is_partitioned<Sim, std::void_t<decltype(Sim::kPartitioned)>> : std::bool_constant<Sim::kPartitioned> {};
+
+template <class Sim, class Sampler>
+void emplace_sampler(std::optional<Sampler>& s, Sim& sim, const std::vector<int>& variables,
+                     const std::vector<std::int64_t>& cells, int capacity) {
+  if constexpr (is_partitioned<Sim>::value)
+    s.emplace(sim.state(), variables, cells, capacity);
+  else
+    s.emplace(variables, cells, capacity);
+}
+
 template <class Model, class Backend, class Real>
 RunResult run_model(const typename Model::Plan& plan, const RunRequest& request) {
   using Sim = typename Model::template Simulation<Backend, Real>;
@@ -71,16 +91,16 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
   const std::int64_t every = std::max<std::int64_t>(1, plan.trace_every);
   const std::int64_t probe_every = std::max<std::int64_t>(1, request.probe_every);
   const bool files = !request.out_dir.empty();
-  if (files && request.write_trace && !plan.trace_vars.empty() && !plan.trace_cells.empty() &&
-      (plan.record_csv || plan.record_binary)) {
-    trace.emplace(request.out_dir, trace_spec_of(plan, std::is_same<Real, float>::value));
+  if ((files || is_partitioned<Sim>::value) && request.write_trace && !plan.trace_vars.empty() &&
+      !plan.trace_cells.empty() && (plan.record_csv || plan.record_binary)) {
+    if (files) trace.emplace(request.out_dir, trace_spec_of(plan, std::is_same<Real, float>::value));
     const auto width = static_cast<std::int64_t>(plan.trace_vars.size() * plan.trace_cells.size());
-    trace_sampler.emplace(plan.trace_vars, plan.trace_cells, trace_sampler_capacity(width));
+    emplace_sampler(trace_sampler, sim, plan.trace_vars, plan.trace_cells, trace_sampler_capacity(width));
   }
   if (files && request.write_spikes)
     spike_file.emplace(open_spike_files(request.out_dir, plan.record_csv, plan.record_binary));
   if (!request.probe_cells.empty()) {
-    probe_sampler.emplace(std::vector<int>{plan.probe_var}, request.probe_cells, kProbeSamplerCapacity);
+    emplace_sampler(probe_sampler, sim, std::vector<int>{plan.probe_var}, request.probe_cells, kProbeSamplerCapacity);
     res.probes.reserve(static_cast<std::size_t>(plan.steps / probe_every) *
                        request.probe_cells.size());
   }
@@ -94,7 +114,7 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     sim.fence();  // queued steps belong to "simulate"
     Stopwatch out;
     if (trace_sampler && (final_drain || trace_sampler->full()))
-      trace_sampler->drain([&](std::int64_t step, const double* v) { trace->record(step, v); });
+      trace_sampler->drain([&](std::int64_t step, const double* v) { if (trace) trace->record(step, v); });
     if (probe_sampler && (final_drain || probe_sampler->full()))
       probe_sampler->drain(
           [&](std::int64_t, const double* v) { res.probes.insert(res.probes.end(), v, v + probe_sampler->width()); });

@@ -10,6 +10,12 @@
 
 namespace kbrain {
 
+// A partitioned run's table of its ranks, on the rank that writes (`kbrain run` writes it as ranks.csv).
+struct RankTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;  // one per rank, cells as written ("" for a value not measured)
+};
+
 struct RunResult {
   std::string backend, precision;
   std::int64_t steps = 0;
@@ -23,6 +29,10 @@ struct RunResult {
   std::vector<std::pair<std::string, double>> figures;  // model counts: "synaptic_events", ... (run.json: per s)
   std::vector<std::pair<std::string, double>> values;   // model values reported as they are: totals, digests, times
   std::vector<spiking::PopulationStats> populations;     // spiking networks
+  std::vector<std::pair<std::string, std::string>> fields;  // model text for run.json, printed ("partition", ...)
+  std::vector<std::pair<std::string, double>> details;  // model numbers for run.json only (per-rank times, ...)
+  std::vector<std::string> report;   // lines the printed summary adds (a partitioned run's per-rank tables)
+  RankTable rank_table;              // a partitioned run: ranks.csv
 
   double figure(const std::string& name, double fallback = 0) const {
     for (const auto& [k, v] : figures)

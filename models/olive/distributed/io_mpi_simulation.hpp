@@ -31,6 +31,7 @@
 
 #include "core/parallel/comm_plan.hpp"
 #include "core/parallel/comm_plan_parallel.hpp"
+#include "core/parallel/mpi_gather.hpp"
 #include "core/parallel/mpi_plan.hpp"
 #include "models/olive/gap/io_gap_junctions.hpp"
 #include "core/parallel/halo_peer.hpp"
@@ -260,20 +261,11 @@ class IoMpiSimulation {
 
   // One variable of every cell in global order, on rank `root` (empty elsewhere). Collective.
   std::vector<double> gather_variable(int var, int root = 0) const {
-    const auto mine = owned_variable(var);
     const std::vector<std::int64_t> ids(plan_.global.begin(), plan_.global.begin() + plan_.owned);
-    const int ranks = mpi::size(comm_), me = mpi::rank(comm_);
-    int n = static_cast<int>(plan_.owned);
-    std::vector<int> counts(ranks), displs(ranks);
-    MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm_);
-    int total = 0;
-    for (int q = 0; q < ranks; ++q) displs[q] = total, total += counts[q];
-    std::vector<double> vals(me == root ? total : 0);
-    std::vector<std::int64_t> gids(me == root ? total : 0);
-    MPI_Gatherv(mine.data(), n, MPI_DOUBLE, vals.data(), counts.data(), displs.data(), MPI_DOUBLE, root, comm_);
-    MPI_Gatherv(ids.data(), n, MPI_INT64_T, gids.data(), counts.data(), displs.data(), MPI_INT64_T, root, comm_);
-    std::vector<double> out(me == root ? total : 0);
-    for (int k = 0; k < (me == root ? total : 0); ++k) out[gids[k]] = vals[k];
+    const auto vals = mpi::gather(owned_variable(var), comm_, root).values;
+    const auto gids = mpi::gather(ids, comm_, root).values;
+    std::vector<double> out(vals.size());
+    for (std::size_t k = 0; k < vals.size(); ++k) out[gids[k]] = vals[k];
     return out;
   }
 

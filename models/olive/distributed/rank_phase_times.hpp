@@ -1,10 +1,13 @@
 #pragma once
 // One rank's phase times and sizes in a distributed IO run (docs/mpi.md, "Phase timings"), and their flat form for
-// gathering them to rank 0 (one MPI_Gather of doubles).
+// gathering them to rank 0 (one gather of doubles).
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
-namespace kbrain {
+#include "models/olive/distributed/io_step_phases.hpp"
+
+namespace kbrain::olive {
 
 struct RankPhaseTimes {
   int rank = 0;
@@ -20,11 +23,29 @@ struct RankPhaseTimes {
   double exchange_fraction = 0;  // (f) exchange_s / simulate_s
   std::int64_t cells = 0, interior = 0, halo = 0, neighbours = 0, junctions = 0, sent = 0;
 
-  static constexpr int kNumbers = 23;
+  // The compute/exchange split of this rank's loop time `simulate` (the fenced phases' own times with phase timing).
+  void split_loop(const IoStepPhases& ph, double simulate) {
+    exchange_wait_s = ph.wait_s;
+    pack_post_s = ph.pack_s;
+    simulate_s = simulate;
+    phase_timing = ph.fenced;
+    if (ph.fenced) {
+      interior_s = ph.interior_s;
+      border_s = ph.border_s;
+      unpack_s = ph.unpack_s;
+      compute_s = ph.compute_s();
+      exchange_s = ph.exchange_s();
+      exchange_fraction = simulate > 0 ? exchange_s / simulate : 0.0;
+    } else {
+      compute_s = simulate - std::min(simulate, exchange_wait_s);
+    }
+  }
+
+  static constexpr int kNumbers = 22;
   std::array<double, kNumbers> to_array() const {
     return {double(rank), phase_timing ? 1.0 : 0.0, generate_s, plan_s, setup_s, output_s, wall_s, simulate_s,
             compute_s, exchange_wait_s, pack_post_s, unpack_s, interior_s, border_s, exchange_s, exchange_fraction,
-            double(cells), double(interior), double(halo), double(neighbours), double(junctions), double(sent), 0.0};
+            double(cells), double(interior), double(halo), double(neighbours), double(junctions), double(sent)};
   }
   static RankPhaseTimes from_array(const double* a) {
     RankPhaseTimes t;
@@ -39,4 +60,4 @@ struct RankPhaseTimes {
   }
 };
 
-}  // namespace kbrain
+}  // namespace kbrain::olive
