@@ -18,8 +18,10 @@ for r in 1 2; do for n in 1 2; do for tree in old new; do
   kb=$here/build/cuda/experiments/program/kbrain; [ $tree = old ] && kb=$old/build/cuda/experiments/program/kbrain
   d=/tmp/abm-$tree-$n-$r; rm -rf $d
   if mpiexec --oversubscribe -n $n $kb run $exp -b cuda -p float --size 1048576 --steps 1000 -o $d > $d.log 2>&1; then
-    echo "$tree ranks $n round $r simulate_s $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['simulate_s'])" $d/run.json) spikes $(wc -l < $d/spikes.csv 2>/dev/null)"
+    echo "$tree ranks $n round $r simulate_s $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['simulate_s'])" $d/run.json)"
   else echo "$tree ranks $n round $r FAILED $(tail -2 $d.log)"; fi
 done; done; done
-for n in 1 2; do cmp /tmp/abm-old-$n-1/trace.csv /tmp/abm-new-$n-1/trace.csv && echo "ranks $n: old and new trace.csv identical"; done
+for n in 1 2; do for f in /tmp/abm-old-$n-1/trace.* /tmp/abm-old-$n-1/spikes.*; do
+  [ -e "$f" ] && cmp "$f" "/tmp/abm-new-$n-1/$(basename "$f")" && echo "ranks $n: old and new $(basename "$f") identical"
+done; done
 echo "end $(( $(date +%s)-t0 )) s"
