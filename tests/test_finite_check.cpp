@@ -73,6 +73,16 @@ fs::path blow_up_experiment(const fs::path& dir) {
   return dir / "blow_up.toml";
 }
 
+// 10 AdEx neurons, all firing, with tauw = 1 us at dt = 1 ms: the adaptation current's forward-Euler step multiplies
+// it by about -1000 every step, so x overflows to inf within a few hundred steps.
+fs::path adex_blow_up_experiment(const fs::path& dir) {
+  std::ofstream(dir / "adex_blow_up.toml")
+      << "name = \"adex_blow_up\"\n[model]\nkind = \"adex_costa\"\n[model.parameters]\ntauw = 0.001\n"
+      << "[simulation]\ndt = 1.0\nsteps = 2000\nprecision = \"double\"\n"
+      << "[network]\narchitecture = \"mxm\"\nneurons = 10\nconnectivity = \"all\"\n[spikes]\npattern = \"all\"\n";
+  return dir / "adex_blow_up.toml";
+}
+
 }  // namespace
 
 TEST_SUITE("finite_check") {
@@ -112,6 +122,32 @@ TEST_SUITE("finite_check") {
         CHECK(manifest.find("\"failed\": \"the state is not finite after step") != std::string::npos);
         CHECK(kbrain::test::count_lines(dir / "out" / "trace.csv") == std::size_t(stopped) + 1);  // header + the recorded steps
       }
+    }
+  }
+
+  TEST_CASE("adex_costa: an unstable forward-Euler step stops the run at the check after it, naming the variable") {
+    for (const auto& backend : kbrain::backend_names()) {
+      CAPTURE(backend);
+      const kbrain::test::TempDir tmp("finite_adex");
+      kbrain::RunOptions o;
+      o.experiment = adex_blow_up_experiment(tmp.path).string();
+      o.backend = backend;
+      o.out_dir = (tmp.path / "out").string();
+      o.no_plots = true;
+      o.finite_check_every = 1000;
+      std::int64_t stopped = -1;
+      std::string message;
+      try {
+        kbrain::cmd_run(o);
+      } catch (const kbrain::NonFiniteState& e) {
+        stopped = e.step;
+        message = e.what();
+      }
+      CHECK(stopped == 1000);
+      CHECK(message.find(" is NaN or infinite") != std::string::npos);
+      CHECK(message.find("of cell ") != std::string::npos);
+      const std::string manifest = kbrain::test::read_text(tmp.path / "out" / "run.json");
+      CHECK(manifest.find("\"complete\": false") != std::string::npos);
     }
   }
 

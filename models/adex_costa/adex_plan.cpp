@@ -227,6 +227,11 @@ AdexPlan make_adex_plan(const ExperimentConfig& cfg, const PlanRequest& request)
                                                       : even_pre * even_post;
   }
   plan.cells = plan.n_post;
+  // The runner checks the neurons for NaN/inf: forward Euler with dt far beyond tauw or C/gL diverges.
+  for (const int v : {V_M, V_T, ADAPT_X, I_SYN}) {
+    plan.checked_vars.push_back(v);
+    plan.checked_var_names.push_back(kAdexVarNames[v]);
+  }
   plan.connections = double(connected);
   plan.size_label = fmt::format("{}x{}", plan.n_pre, plan.n_post);
   plan.work_per_step = double(plan.synapse_slots());
