@@ -83,6 +83,29 @@ fs::path adex_blow_up_experiment(const fs::path& dir) {
   return dir / "adex_blow_up.toml";
 }
 
+// `kbrain run EXPERIMENT -b BACKEND -o DIR/out --finite-check-every EVERY`: the step and message of the NonFiniteState
+// it throws (-1 and "" if it throws none).
+struct Stopped {
+  std::int64_t step = -1;
+  std::string message;
+};
+Stopped run_until_not_finite(const fs::path& experiment, const std::string& backend, const fs::path& dir,
+                             std::int64_t every) {
+  kbrain::RunOptions o;
+  o.experiment = experiment.string();
+  o.backend = backend;
+  o.out_dir = (dir / "out").string();
+  o.no_plots = true;
+  o.finite_check_every = every;
+  Stopped stopped;
+  try {
+    kbrain::cmd_run(o);
+  } catch (const kbrain::NonFiniteState& e) {
+    stopped = {e.step, e.what()};
+  }
+  return stopped;
+}
+
 }  // namespace
 
 TEST_SUITE("finite_check") {
@@ -100,20 +123,7 @@ TEST_SUITE("finite_check") {
         CAPTURE(every);
         const kbrain::test::TempDir tmp("finite");
         const fs::path& dir = tmp.path;
-        kbrain::RunOptions o;
-        o.experiment = blow_up_experiment(dir).string();
-        o.backend = backend;
-        o.out_dir = (dir / "out").string();
-        o.no_plots = true;
-        o.finite_check_every = every;
-        std::int64_t stopped = -1;
-        std::string message;
-        try {
-          kbrain::cmd_run(o);
-        } catch (const kbrain::NonFiniteState& e) {
-          stopped = e.step;
-          message = e.what();
-        }
+        const auto [stopped, message] = run_until_not_finite(blow_up_experiment(dir), backend, dir, every);
         CHECK(stopped == (every > 0 ? 500 : 3000));  // the first check after the pulse, or the end
         CHECK(message.find("is NaN or infinite") != std::string::npos);
         CHECK(message.find("of cell ") != std::string::npos);
@@ -129,20 +139,7 @@ TEST_SUITE("finite_check") {
     for (const auto& backend : kbrain::backend_names()) {
       CAPTURE(backend);
       const kbrain::test::TempDir tmp("finite_adex");
-      kbrain::RunOptions o;
-      o.experiment = adex_blow_up_experiment(tmp.path).string();
-      o.backend = backend;
-      o.out_dir = (tmp.path / "out").string();
-      o.no_plots = true;
-      o.finite_check_every = 1000;
-      std::int64_t stopped = -1;
-      std::string message;
-      try {
-        kbrain::cmd_run(o);
-      } catch (const kbrain::NonFiniteState& e) {
-        stopped = e.step;
-        message = e.what();
-      }
+      const auto [stopped, message] = run_until_not_finite(adex_blow_up_experiment(tmp.path), backend, tmp.path, 1000);
       CHECK(stopped == 1000);
       CHECK(message.find(" is NaN or infinite") != std::string::npos);
       CHECK(message.find("of cell ") != std::string::npos);
