@@ -64,23 +64,36 @@ double median(std::vector<double> t) {
   return t[t.size() / 2];
 }
 
-template <class Real, int R>
-void time_pass(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
-               const char* precision) {
-  const SynapsePass<Real, Mem, R> pass{st, p, 0, st.n_pre, true};
+// The synapse bits after the state is filled and `launch` (one pass) has run 3 times.
+template <class Real, class Launch>
+std::vector<Real> bits_after_three(AdexState<Real, Mem>& st, const Launch& launch) {
   fill(st);
-  for (int k = 0; k < 3; ++k) Kokkos::parallel_for("adex_pass", Range(0, st.blocks * st.n_post), pass);
+  for (int k = 0; k < 3; ++k) launch();
   Kokkos::fence();
-  const bool same = reference.empty() || bits(st) == reference;
+  return bits(st);
+}
+
+// Seconds per pass: the median of 5 runs of 20 launches, one fence per run.
+template <class Launch>
+double median_s(const Launch& launch) {
   std::vector<double> t;
   for (int run = 0; run < 5; ++run) {
     Kokkos::fence();
     const auto t0 = std::chrono::steady_clock::now();
-    for (int k = 0; k < 20; ++k) Kokkos::parallel_for("adex_pass", Range(0, st.blocks * st.n_post), pass);
+    for (int k = 0; k < 20; ++k) launch();
     Kokkos::fence();
     t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 20);
   }
-  const double s = median(t), n2 = double(st.n_pre) * double(st.n_post);
+  return median(t);
+}
+
+template <class Real, int R>
+void time_pass(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
+               const char* precision) {
+  const SynapsePass<Real, Mem, R> pass{st, p, 0, st.n_pre, true};
+  const auto launch = [&] { Kokkos::parallel_for("adex_pass", Range(0, st.blocks * st.n_post), pass); };
+  const bool same = bits_after_three(st, launch) == reference || reference.empty();
+  const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
   std::printf("pass %s n %lld rows_in_flight %d: %.4f ms per pass, %.1f GB/s at %d B per synapse-step, "
               "bits as R=1: %s\n",
               precision, static_cast<long long>(st.n_pre), R, s * 1e3,
@@ -118,19 +131,9 @@ void time_shape(AdexState<Real, Mem>& st, const KernelParams<double>& p, const s
   const std::int64_t total = band_order ? bands * 256 * st.blocks : st.blocks * st.n_post;
   const ShapedPass<Real> shaped{pass, band_order, total};
   const Kokkos::TeamPolicy<Exec> policy((total + team - 1) / team, team);
-  fill(st);
-  for (int k = 0; k < 3; ++k) Kokkos::parallel_for("adex_pass_shaped", policy, shaped);
-  Kokkos::fence();
-  const bool same = bits(st) == reference;
-  std::vector<double> t;
-  for (int run = 0; run < 5; ++run) {
-    Kokkos::fence();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int k = 0; k < 20; ++k) Kokkos::parallel_for("adex_pass_shaped", policy, shaped);
-    Kokkos::fence();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 20);
-  }
-  const double s = median(t), n2 = double(st.n_pre) * double(st.n_post);
+  const auto launch = [&] { Kokkos::parallel_for("adex_pass_shaped", policy, shaped); };
+  const bool same = bits_after_three(st, launch) == reference;
+  const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
   std::printf("shape %s n %lld %s order, %d threads per block: %.4f ms per pass, %.1f GB/s, bits as R=1: %s\n", precision,
               static_cast<long long>(st.n_pre), band_order ? "band" : "row-block", team, s * 1e3,
               n2 * double(8 * sizeof(Real) + 1) / s / 1e9, same ? "yes" : "NO");
@@ -141,13 +144,9 @@ void run(std::int64_t n, const char* precision, bool shapes) {
   AdexState<Real, Mem> st;
   st.allocate(n, 0, n, n, true);
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
-  {
-    const SynapsePass<Real, Mem, 1> pass{st, p, 0, n, true};
-    fill(st);
-    for (int k = 0; k < 3; ++k) Kokkos::parallel_for("adex_pass", Range(0, st.blocks * n), pass);
-    Kokkos::fence();
-  }
-  const std::vector<Real> reference = bits(st);
+  const SynapsePass<Real, Mem, 1> pass{st, p, 0, n, true};
+  const std::vector<Real> reference =
+      bits_after_three(st, [&] { Kokkos::parallel_for("adex_pass", Range(0, st.blocks * n), pass); });
   time_pass<Real, 1>(st, p, {}, precision);
   if (shapes) {
     for (int team : {64, 128, 256, 512}) time_shape<Real>(st, p, reference, precision, team, false);
