@@ -15,7 +15,7 @@
 #include "core/timing/stopwatch.hpp"
 #include "models/point/point_network.hpp"
 #include "models/point/point_setup.hpp"
-#include "spiking/device_synapses.hpp"
+#include "spiking/generated_synapses.hpp"
 #include "spiking/spike_exchange.hpp"
 
 namespace {
@@ -93,7 +93,7 @@ void bm_delivery(benchmark::State& state, std::int64_t neurons) {
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
   const auto setup = bench_setup("coba", neurons);
-  const auto syn = spiking::DeviceSynapses<Mem>::upload(setup.network);
+  const auto syn = spiking::generate_synapses<Exec>(setup.network, setup.delays).csr;
   const int count = static_cast<int>(neurons / 100);
   Kokkos::View<int*, Mem> list("bench_spike_list", count);
   auto lh = Kokkos::create_mirror_view(list);

@@ -1,7 +1,8 @@
 #pragma once
 // A spiking network on the host: neurons in populations, Poisson sources, and every synapse in CSR by presynaptic
 // index (outgoing connections). Presynaptic indices 0..neurons-1 are neurons, neurons..neurons+sources-1 are Poisson
-// sources. Built deterministically on the host (spiking/network_builders.hpp) and uploaded once per run.
+// sources. Built deterministically on the host (spiking/host_network.hpp) 
+// for tests and tools; a run generates its network on its own backend (spiking/generated_synapses.hpp).
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -11,6 +11,7 @@
 #include "models/registry.hpp"
 #include "models/point/point_plan.hpp"
 #include "models/cortex_hh/cortex_network.hpp"
+#include "spiking/host_network.hpp"
 #include "spiking/spike_accuracy.hpp"
 #include "tests/backend_types.hpp"
 
@@ -250,7 +251,7 @@ TEST_SUITE("cortex_hh") {
     CHECK(plan.setup->params.lut);
     CHECK(plan.setup->params.tpm);
     // delays: whole ms in [2, 4] -> network steps 1..3 (arrival exactly D after the spike's step)
-    for (auto d : plan.setup->network.delay) {
+    for (auto d : spiking::build_network(plan.setup->network, plan.setup->delays).delay) {
       CHECK(d >= 1);
       CHECK(d <= 3);
     }

@@ -136,11 +136,13 @@ TEST_SUITE("point_neurons") {
       CAPTURE(static_cast<int>(integrator));
       set.params.integrator = integrator;
       point::PointSetup setup = point::make_point_setup(set.params, set.initial, ns, point::DriveSpec{});
-      setup.network.offsets = {0, 1, 2, 2};
-      setup.network.target = {2, 2};
-      setup.network.weight = {w_e, w_i};
-      setup.network.delay = {0, 0};
-      setup.network.receptor = {0, 1};
+      spiking::SynapseNetwork& net = setup.given_network.emplace();
+      net.neurons = 3;
+      net.offsets = {0, 1, 2, 2};
+      net.target = {2, 2};
+      net.weight = {w_e, w_i};
+      net.delay = {0, 0};
+      net.receptor = {0, 1};
       setup.initial[point::V] = {k.v_above, k.v_above, -65.0};
       for (int var : {point::GE, point::GI, point::XE, point::XI}) setup.initial[var] = {0.0, 0.0, 0.0};
       point::PointNetworkSimulation<Backend, double> sim(setup);

@@ -8,6 +8,7 @@
 #include "core/config/experiment_config.hpp"
 #include "models/registry.hpp"
 #include "models/point/point_plan.hpp"
+#include "spiking/host_network.hpp"
 
 #ifndef KBRAIN_SOURCE_DIR
 #define KBRAIN_SOURCE_DIR "."
@@ -43,7 +44,7 @@ TEST_SUITE("spiking_config") {
       const point::SpikingPlan plan = point::make_spiking_plan(cfg, PlanRequest{0, 0, 5});
       CHECK(plan.steps == 5);
       CHECK(plan.setup->network.neurons == cfg.spiking.neurons);
-      CHECK(plan.setup->network.synapses() > 0);
+      CHECK(spiking::build_network(plan.setup->network, plan.setup->delays).synapses() > 0);
     }
   }
 
@@ -58,13 +59,13 @@ TEST_SUITE("spiking_config") {
     CHECK(p.dt == 0.05);
     CHECK(p.integrator == point::Integrator::Rk4);
     CHECK(p.tau_e == 3.0);
-    CHECK(plan.setup->network.max_delay() == 20);
+    CHECK(spiking::build_network(plan.setup->network, plan.setup->delays).max_delay() == 20);
     CHECK(plan.setup->noise_sd[10] == 2.5);
     CHECK(plan.setup->noise_sd[9] == 0.0);
     CHECK(plan.trace_cells.size() == 2);
     const point::SpikingPlan big = point::make_spiking_plan(cfg, PlanRequest{2000, 0, 0});
-    const double in_small = double(plan.setup->network.synapses()) / 500.0;
-    const double in_big = double(big.setup->network.synapses()) / 2000.0;
+    const double in_small = double(spiking::build_network(plan.setup->network, plan.setup->delays).synapses()) / 500.0;
+    const double in_big = double(spiking::build_network(big.setup->network, big.setup->delays).synapses()) / 2000.0;
     CHECK(std::abs(in_big - in_small) < 0.1 * in_small);
   }
 

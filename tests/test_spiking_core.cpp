@@ -10,7 +10,7 @@
 
 #include "backends/serial/serial_backend.hpp"
 #include "spiking/device_synapses.hpp"
-#include "spiking/network_builders.hpp"
+#include "spiking/host_network.hpp"
 #include "spiking/spike_exchange.hpp"
 #include "spiking/spike_statistics.hpp"
 #include "tests/backend_types.hpp"

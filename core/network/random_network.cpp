@@ -24,29 +24,8 @@ std::uint64_t to_fixed64(long double probability) {
   return scaled >= kTwo64 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(scaled);
 }
 
-// Adds a geometric skip sampler for Bernoulli(p) sweeps; returns its index.
 std::int32_t add_sampler(RandomNetworkTables& t, long double p) {
-  constexpr int L = RandomNetworkTables::kLevelSize;
-  GeometricSampler s;
-  s.first = static_cast<std::int32_t>(t.geometric.size());
-  if (p > 0) {
-    const long double log_q = p >= 1 ? -std::numeric_limits<long double>::infinity() : std::log1p(-p);
-    long double log_qk = log_q;  // log of q^(L^k)
-    for (int k = 0; k < 8; ++k) {
-      const long double none = -std::expm1(L * log_qk);  // 1 - q_k^L  (> 0)
-      t.geometric.push_back(std::numeric_limits<std::uint64_t>::max());  // j = 0: d >= 0 always (unused)
-      for (int j = 1; j < L; ++j) {
-        // P(d_k >= j) = (q_k^j - q_k^L) / (1 - q_k^L)
-        const long double tail = std::isinf(log_qk) ? 0.0L : std::exp(j * log_qk) * -std::expm1((L - j) * log_qk);
-        t.geometric.push_back(to_fixed64(tail / none));
-      }
-      ++s.levels;
-      log_qk *= L;
-      if (!(log_qk > -64.0L * std::log(2.0L))) break;  // next digit is nonzero with probability < 2^-64
-    }
-  }
-  t.samplers.push_back(s);
-  return static_cast<std::int32_t>(t.samplers.size() - 1);
+  return add_geometric_sampler(t.geometric, t.samplers, p);
 }
 
 // Number of cells p with p and p + (ddx, ddy, ddz) both in the lattice. The cells 0..N-1 fill the cube row-major:
@@ -161,6 +140,31 @@ void make_gaussian(RandomNetworkTables& t) {
 }
 
 }  // namespace
+
+std::int32_t add_geometric_sampler(std::vector<std::uint64_t>& geometric, std::vector<GeometricSampler>& samplers,
+                                   long double p) {
+  constexpr int L = RandomNetworkTables::kLevelSize;
+  GeometricSampler s;
+  s.first = static_cast<std::int32_t>(geometric.size());
+  if (p > 0) {
+    const long double log_q = p >= 1 ? -std::numeric_limits<long double>::infinity() : std::log1p(-p);
+    long double log_qk = log_q;  // log of q^(L^k)
+    for (int k = 0; k < 8; ++k) {
+      const long double none = -std::expm1(L * log_qk);  // 1 - q_k^L  (> 0)
+      geometric.push_back(std::numeric_limits<std::uint64_t>::max());  // j = 0: d >= 0 always (unused)
+      for (int j = 1; j < L; ++j) {
+        // P(d_k >= j) = (q_k^j - q_k^L) / (1 - q_k^L)
+        const long double tail = std::isinf(log_qk) ? 0.0L : std::exp(j * log_qk) * -std::expm1((L - j) * log_qk);
+        geometric.push_back(to_fixed64(tail / none));
+      }
+      ++s.levels;
+      log_qk *= L;
+      if (!(log_qk > -64.0L * std::log(2.0L))) break;  // next digit is nonzero with probability < 2^-64
+    }
+  }
+  samplers.push_back(s);
+  return static_cast<std::int32_t>(samplers.size() - 1);
+}
 
 std::int64_t gaussian_lattice_side(std::int64_t cells) {
   auto b = static_cast<std::int64_t>(std::llround(std::cbrt(static_cast<double>(cells))));

@@ -66,6 +66,11 @@ struct RandomNetworkTables {
   std::uint64_t table_bytes() const;
 };
 
+// Appends a geometric skip sampler for Bernoulli(p) sweeps (p in [0, 1]; p <= 0 never selects) to the tables;
+// returns its index in `samplers`. Also used by the spiking-network generator (spiking/network_generation.hpp).
+std::int32_t add_geometric_sampler(std::vector<std::uint64_t>& geometric, std::vector<GeometricSampler>& samplers,
+                                   long double p);
+
 // Validates `spec` (throws std::invalid_argument naming the parameter) and computes the tables.
 RandomNetworkTables make_random_network_tables(const RandomNetworkSpec& spec);
 

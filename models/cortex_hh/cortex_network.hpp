@@ -21,7 +21,7 @@
 #include "models/cortex_hh/cortex_step.hpp"
 #include "models/point/point_setup.hpp"
 #include "models/point/point_state.hpp"
-#include "spiking/device_synapses.hpp"
+#include "spiking/generated_synapses.hpp"
 
 namespace kbrain::cortex {
 
@@ -35,7 +35,7 @@ class CortexHhSimulation {
   explicit CortexHhSimulation(const point::PointSetup& setup)
       : params_(setup.params), neurons_(setup.network.neurons), seed_(setup.seed) {
     if (params_.model != point::NeuronModel::CortexHh) throw std::invalid_argument("not a cortex_hh setup");
-    if (setup.network.sources > 0) throw std::invalid_argument("cortex_hh: Poisson sources are not supported");
+    if (setup.network.poisson_sources > 0) throw std::invalid_argument("cortex_hh: Poisson sources are not supported");
     if (neurons_ > INT32_MAX) throw std::invalid_argument("more than 2^31-1 neurons");
     state_.allocate(params_, neurons_);
     const std::vector<double>& v0 = setup.initial[point::V];
@@ -53,8 +53,14 @@ class CortexHhSimulation {
     point::upload(state_.p, p);
     point::upload(state_.i_ext, setup.i_ext);
     point::upload(state_.noise_sd, setup.noise_sd);
-    n_exc_ = setup.network.populations.empty() ? neurons_ : setup.network.populations[0].size;
-    synapses_ = spiking::DeviceSynapses<Mem>::upload(setup.network);
+    n_exc_ = setup.network.excitatory;
+    {
+      auto made = spiking::make_synapses<Exec>(setup.network, setup.delays, false,
+                                               setup.given_network ? &*setup.given_network : nullptr);
+      synapses_ = made.csr;
+      offsets_ = std::move(made.offsets);
+      generation_ = made.times;
+    }
     slots_ = synapses_.max_delay + 2;  // + 1: EAI's late half (CortexDeliverFunctor)
     ring_ = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("cortex_ring", slots_ * 2, neurons_);
     flags_ = Kokkos::View<int*, Mem>("cortex_spike_flags", neurons_);
@@ -126,6 +132,9 @@ class CortexHhSimulation {
   const point::PointParameters& params() const { return params_; }
   std::int64_t neurons() const { return neurons_; }
   std::int64_t synapse_count() const { return synapses_.count; }
+  // Outgoing synapses of presynaptic p: offsets()[p + 1] - offsets()[p].
+  const std::vector<std::int64_t>& offsets() const { return offsets_; }
+  const spiking::GenerationTimes& generation() const { return generation_; }
   std::int64_t steps_done() const { return network_steps_ * substeps(); }
   std::int64_t device_bytes() const {
     return synapses_.device_bytes() + static_cast<std::int64_t>(ring_.span() * sizeof(long long)) +
@@ -165,6 +174,8 @@ class CortexHhSimulation {
   point::PointState<Real, Mem> state_;
   CortexConstants<Real> c_;
   spiking::DeviceSynapses<Mem> synapses_;
+  std::vector<std::int64_t> offsets_;
+  spiking::GenerationTimes generation_;
   int slots_ = 1;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
   Kokkos::View<int*, Mem> flags_, list_, log_, order_;

@@ -27,7 +27,7 @@
 #include "models/point/lif_step.hpp"
 #include "models/point/point_setup.hpp"
 #include "models/point/point_state.hpp"
-#include "spiking/device_synapses.hpp"
+#include "spiking/generated_synapses.hpp"
 #include "spiking/spike_exchange.hpp"
 
 namespace kbrain::point {
@@ -52,7 +52,10 @@ class PointNetworkSimulation {
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
   explicit PointNetworkSimulation(const PointSetup& setup)
-      : params_(setup.params), neurons_(setup.network.neurons), sources_(setup.network.sources), seed_(setup.seed) {
+      : params_(setup.params),
+        neurons_(setup.network.neurons),
+        sources_(setup.network.poisson_sources),
+        seed_(setup.seed) {
     if (neurons_ + sources_ > INT32_MAX) throw std::invalid_argument("more than 2^31-1 neurons + sources");
     state_.allocate(params_, neurons_);
     for (int var = 0; var < NUM_POINT_VARS; ++var)
@@ -65,8 +68,14 @@ class PointNetworkSimulation {
     }
     upload(state_.i_ext, setup.i_ext);
     upload(state_.noise_sd, setup.noise_sd);
-    synapses_ = spiking::DeviceSynapses<Mem>::upload(setup.network, setup.dense_synapses);
-    if (setup.dense_synapses) dense_ = spiking::DenseSynapses<Mem>::upload(setup.network, synapses_.scale);
+    {
+      auto made = spiking::make_synapses<Exec>(setup.network, setup.delays, setup.dense_synapses,
+                                               setup.given_network ? &*setup.given_network : nullptr);
+      synapses_ = made.csr;
+      dense_ = made.dense;
+      offsets_ = std::move(made.offsets);
+      generation_ = made.times;
+    }
     receptors_ = params_.receptors();
     slots_ = synapses_.max_delay + 1;
     counters_ = Kokkos::View<long long*, Mem>("spike_counters", spiking::kSpikeCounters);
@@ -161,7 +170,10 @@ class PointNetworkSimulation {
   const PointState<Real, Mem>& state() const { return state_; }
   const PointParameters& params() const { return params_; }
   std::int64_t neurons() const { return neurons_; }
-  std::int64_t synapse_count() const { return synapses_.count; }
+  std::int64_t synapse_count() const { return offsets_.empty() ? 0 : offsets_.back(); }
+  // Outgoing synapses of presynaptic p: offsets()[p + 1] - offsets()[p] (neurons, then Poisson sources).
+  const std::vector<std::int64_t>& offsets() const { return offsets_; }
+  const spiking::GenerationTimes& generation() const { return generation_; }
   std::int64_t steps_done() const { return steps_done_; }
   std::int64_t device_bytes() const {
     return synapses_.device_bytes() + (dense_.empty() ? 0 : dense_.device_bytes()) +
@@ -229,6 +241,8 @@ class PointNetworkSimulation {
   PointState<Real, Mem> state_;
   spiking::DeviceSynapses<Mem> synapses_;
   spiking::DenseSynapses<Mem> dense_;
+  std::vector<std::int64_t> offsets_;
+  spiking::GenerationTimes generation_;
   int receptors_ = 2, slots_ = 1, deliver_league_ = 1;
   Probe probe_;
   Kokkos::View<long long*, Mem> counters_;

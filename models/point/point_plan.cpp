@@ -146,11 +146,10 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
     throw ConfigError(cfg.source.string() + ": [network]: " + e.what());
   }
   plan.network_build_s = sw.seconds();
-  const auto& net = plan.setup->network;
-  plan.cells = net.neurons;
-  plan.connections = double(net.synapses());
-  plan.size_label = fmt::format("{}", net.neurons);
-  plan.work_per_step = double(net.neurons);
+  plan.cells = ns.neurons;
+  plan.connections = spiking::expected_synapses(ns);  // a run reports the count it generated
+  plan.size_label = fmt::format("{}", ns.neurons);
+  plan.work_per_step = double(ns.neurons);
   plan.record_spikes = s.record_spikes;
   plan.record_csv = s.csv;
   plan.record_binary = s.binary;

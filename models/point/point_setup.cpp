@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "spiking/counter_draws.hpp"
+#include "spiking/network_rules.hpp"
 
 namespace kbrain::point {
 
@@ -17,21 +18,16 @@ PointSetup make_point_setup(const PointParameters& params, const InitialSpec& in
   PointSetup s;
   s.params = params;
   s.seed = ns.seed;
-  s.network = spiking::build_network(ns, params.dt);
+  spiking::check_network_spec(ns);
+  s.network = ns;
+  s.populations = spiking::populations_of(ns);
+  s.delays = spiking::constant_delay_of(ns, params.dt);
   if (params.model == NeuronModel::CortexHh) {
     // Wang 2012: per-synapse axonal delay, a whole number of ms uniform in [delay_min, delay_max], keyed on
-    // (seed, pre, post); in network steps, arriving exactly D after the spike's network step (slot step + 1 + d).
-    const double step_ms = params.exchange_dt();
-    const std::int64_t choices = static_cast<std::int64_t>(std::floor(params.delay_max - params.delay_min + 1e-9)) + 1;
-    if (params.delay_min < step_ms - 1e-9)
+    // (seed, pre, post), arriving exactly D after the spike's network step (spiking::DelayRule::whole_ms).
+    if (params.delay_min < params.exchange_dt() - 1e-9)
       throw std::invalid_argument("cortex_hh: delay_min must be at least one network step");
-    for (std::int64_t pre = 0; pre < s.network.presynaptic(); ++pre)
-      for (std::int64_t k = s.network.offsets[pre]; k < s.network.offsets[pre + 1]; ++k) {
-        const double u = draw_uniform(ns.seed, Purpose::Delay, static_cast<std::uint64_t>(pre),
-                                      static_cast<std::uint64_t>(s.network.target[k]));
-        const double d_ms = params.delay_min + std::floor(u * double(choices));
-        s.network.delay[k] = static_cast<std::int32_t>(std::max<long long>(0, std::llround(d_ms / step_ms) - 1));
-      }
+    s.delays = spiking::DelayRule::whole_ms(params.delay_min, params.delay_max, params.exchange_dt());
   }
   const std::int64_t n = ns.neurons;
   s.initial.assign(NUM_POINT_VARS, {});

@@ -15,7 +15,7 @@ namespace kbrain::point {
 
 inline std::vector<ReportColumn> spiking_columns(const SpikingPlan& plan) {
   std::vector<ReportColumn> c = {{"synaptic_events_per_s", "synaptic events/s", "sig3"}};
-  for (const auto& p : plan.setup->network.populations) {
+  for (const auto& p : plan.setup->populations) {
     c.push_back({"rate_hz_" + p.name, "rate " + p.name + " (Hz)", "sig3"});
     c.push_back({"isi_cv_" + p.name, "ISI CV " + p.name, "sig3"});
   }
@@ -34,7 +34,7 @@ inline double relative_pct(double a, double ref) {
 inline std::vector<ReportValue> spiking_values(const SpikingPlan& plan, const RunResult& r, const RunResult& ref,
                                                bool is_reference) {
   std::vector<ReportValue> v = {ReportValue::num(r.figure("synaptic_events") / r.simulate_s)};
-  for (std::size_t k = 0; k < plan.setup->network.populations.size(); ++k) {
+  for (std::size_t k = 0; k < plan.setup->populations.size(); ++k) {
     const bool has = k < r.populations.size();
     v.push_back(ReportValue::num(has ? r.populations[k].rate_hz : std::nan("")));
     v.push_back(ReportValue::num(has ? r.populations[k].isi_cv : std::nan("")));

@@ -4,6 +4,8 @@
 // steps of dt): the device spike log drained at drain points (and every 4096 steps while spikes.csv streams),
 // synaptic events counted from the drained spikes' out-degrees, population rates and ISI CVs at the end.
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "models/point/point_sampler.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
+#include "spiking/network_memory.hpp"
 #include "spiking/spike_statistics.hpp"
 
 namespace kbrain::point {
@@ -22,9 +25,16 @@ class SpikingRun {
   using Sampler = PointSampler<Exec, Real>;
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
-  SpikingRun(const SpikingPlan& plan, const RunRequest&, RunResult& res) : plan_(plan), sim_(*plan.setup) {
+  SpikingRun(const SpikingPlan& plan, const RunRequest&, RunResult& res)
+      : plan_(plan), sim_((require_memory(plan), *plan.setup)) {
     sim_.enable_spike_log();
-    res.connections = plan.connections;
+    res.connections = double(sim_.synapse_count());
+    const spiking::GenerationTimes& g = sim_.generation();
+    res.generate_s = g.total();
+    res.details.emplace_back("generate_draw_s", g.draw_s);
+    res.details.emplace_back("generate_fill_s", g.fill_s);
+    res.details.emplace_back("generate_sort_s", g.sort_s);
+    res.details.emplace_back("generate_values_s", g.values_s);
   }
 
   std::int64_t steps_per_call() const { return sim_.substeps(); }
@@ -39,23 +49,41 @@ class SpikingRun {
   }
   SpikeEvents drain_spikes(bool) {
     SpikeEvents events = sim_.drain_spikes();
-    const auto& offsets = plan_.setup->network.offsets;
+    const auto& offsets = sim_.offsets();
     for (const auto& e : events) synaptic_events_ += double(offsets[e.second + 1] - offsets[e.second]);
     neuron_spikes_ += static_cast<std::int64_t>(events.size());
     return events;
   }
   // Spikes of the Poisson sources are counted on the device only: their mean out-degree stands for each.
   void finish(RunResult& res) {
-    const auto& net = plan_.setup->network;
+    const std::int64_t neurons = plan_.setup->network.neurons, sources = plan_.setup->network.poisson_sources;
+    const auto& offsets = sim_.offsets();
     const double source_degree =
-        net.sources > 0 ? double(net.offsets.back() - net.offsets[net.neurons]) / double(net.sources) : 0.0;
+        sources > 0 ? double(offsets.back() - offsets[static_cast<std::size_t>(neurons)]) / double(sources) : 0.0;
     synaptic_events_ += double(sim_.total_spikes() - neuron_spikes_) * source_degree;
     res.figures.emplace_back("synaptic_events", synaptic_events_);
     const double dt = plan_.setup->params.dt;
-    res.populations = spiking::population_stats(net.populations, res.events, double(res.steps) * dt, dt);
+    res.populations = spiking::population_stats(plan_.setup->populations, res.events, double(res.steps) * dt, dt);
   }
 
   Sim& simulation() { return sim_; }
+
+  // Refuses, before anything is allocated, a network that does not fit the backend's free memory (exit 2).
+  static void require_memory(const SpikingPlan& plan) {
+    const PointSetup& setup = *plan.setup;
+    spiking::SpikingMemoryShape m;
+    m.spec = setup.network;
+    m.max_delay = setup.delays.bound();
+    m.dense = setup.dense_synapses;
+    m.real_bytes = static_cast<int>(sizeof(Real));
+    if (setup.given_network) return;
+    const auto hw = Backend::describe();
+    try {
+      spiking::require_spiking_memory(m, double(hw.free_memory_bytes), std::string(Backend::name) + " (" + hw.device + ")");
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(plan.config->source.string() + ": [network]: " + e.what());
+    }
+  }
 
  private:
   const SpikingPlan& plan_;

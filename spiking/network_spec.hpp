@@ -1,8 +1,10 @@
 #pragma once
-// Random spiking networks with excitatory and inhibitory populations, built on the host from counter-based draws
-// keyed on (seed, neuron, draw): the same seed gives the same network on every machine, backend and thread count.
+// What a random spiking network is: excitatory and inhibitory populations, their connectivity rule, weights,
+// delay and Poisson sources. Generated on the simulating backend from counter-based draws keyed on (seed, neuron,
+// draw) (spiking/network_generation.hpp): the same seed gives the same network on every backend and thread count.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "spiking/synapse_network.hpp"
 
@@ -29,12 +31,17 @@ struct NetworkSpec {
   std::int64_t poisson_sources = 0;
   double poisson_probability = 0.0;
   WeightSpec w_poisson;                // acts on the excitatory receptor
+
+  std::int64_t presynaptic() const { return neurons + poisson_sources; }
 };
 
-// Builds the network for time step dt_ms (delays in steps). Throws std::invalid_argument on impossible specs.
-SynapseNetwork build_network(const NetworkSpec& spec, double dt_ms);
+// Checks a spec before anything is allocated (throws std::invalid_argument naming the key).
+void check_network_spec(const NetworkSpec& s);
 
-// Weight of synapse pre -> post under `w` (pure function of the seed and the pair).
-double draw_weight(const WeightSpec& w, std::uint64_t seed, std::int64_t pre, std::int64_t post);
+// Expected synapse count (exact for fixed_in_degree, all_to_all and none), for plans and memory estimates.
+double expected_synapses(const NetworkSpec& s);
+
+// The populations "exc" and "inh" of a spec (contiguous, in index order; an empty one is left out).
+std::vector<Population> populations_of(const NetworkSpec& s);
 
 }  // namespace kbrain::spiking

@@ -1,0 +1,256 @@
+#pragma once
+// The topology of a random spiking network, generated on the simulating backend: outgoing CSR over presynaptic
+// index (neurons, then Poisson sources), targets ascending within each row. The result is a function of the spec
+// only: the same rows on Serial, OpenMP and CUDA (tests/test_network_generation.cpp checks it on every backend).
+//   fixed_probability / all_to_all rows, and Poisson sources' rows: a Bernoulli sweep over the targets per
+//     presynaptic row, by integer geometric skips (core/network/device_sampling.hpp: no floating-point decision, so
+//     no backend can round differently); count pass, exclusive scan, fill pass.
+//   fixed_in_degree: each neuron draws its distinct presynaptic neurons (draw k: floor(u_k * neurons), keyed on
+//     (seed, post, k); self and repeats skipped), then the choices are transposed into rows (atomic counts, scan,
+//     atomic cursors) and each row is sorted, which makes the order independent of the atomics.
+// Repeats are found with a bitmap on the host; on GPUs a thread searches its own choices (column-major, so a warp's
+// reads are coalesced), which beats a per-thread bitmap there.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/kokkos_compat.hpp"
+#include "core/network/device_sampling.hpp"
+#include "core/network/generate_network.hpp"
+#include "core/network/random_network.hpp"
+#include "core/network/sort_rows.hpp"
+#include "core/timing/stopwatch.hpp"
+#include "spiking/network_spec.hpp"
+#include "spiking/counter_draws.hpp"
+
+namespace kbrain::spiking {
+
+template <class Mem>
+struct SynapseRows {
+  std::int64_t neurons = 0, sources = 0;
+  Kokkos::View<std::int64_t*, Mem> offsets;  // neurons + sources + 1
+  Kokkos::View<std::int32_t*, Mem> target;
+  std::int64_t synapses() const { return static_cast<std::int64_t>(target.extent(0)); }
+};
+
+// Seconds of each generation phase (the backend fenced after each).
+struct GenerationTimes {
+  double draw_s = 0;    // connectivity draws and row counts
+  double fill_s = 0;    // scan, row fill (fixed in-degree: the transpose)
+  double sort_s = 0;    // fixed in-degree: rows sorted
+  double values_s = 0;  // weights, delays, fixed point (spiking/generated_synapses.hpp)
+  double total() const { return draw_s + fill_s + sort_s + values_s; }
+};
+
+namespace detail {
+
+template <class Mem>
+struct BernoulliRows {
+  Kokkos::View<const std::uint64_t*, Mem> geometric;
+  Kokkos::View<const GeometricSampler*, Mem> samplers;
+  Kokkos::View<std::int64_t*, Mem> offsets;  // count pass: row lengths; fill pass: row starts
+  Kokkos::View<std::int32_t*, Mem> target;
+  std::int64_t neurons = 0;
+  std::uint64_t key = 0;
+  int neuron_sampler = 0, source_sampler = 0;
+  bool all_neurons = false, skip_self = true, fill = false;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t pre) const {
+    const bool source = pre >= neurons;
+    const std::int64_t base = fill ? offsets(pre) : 0;
+    std::int64_t n = 0;
+    auto emit = [&](std::int64_t post) {
+      if (source || !skip_self || post != pre) {
+        if (fill) target(base + n) = static_cast<std::int32_t>(post);
+        ++n;
+      }
+    };
+    if (!source && all_neurons) {
+      for (std::int64_t post = 0; post < neurons; ++post) emit(post);
+    } else {
+      const int sampler = source ? source_sampler : neuron_sampler;
+      if (netgen::sampler_active(samplers, sampler)) {
+        netgen::DrawStream d(key, static_cast<std::uint64_t>(pre));
+        const std::uint64_t m = static_cast<std::uint64_t>(neurons);
+        std::uint64_t next = 0;
+        while (next < m) {
+          const std::uint64_t skip = netgen::geometric_skip(geometric, samplers, sampler, d);
+          if (skip >= m - next) break;
+          emit(static_cast<std::int64_t>(next + skip));
+          next += skip + 1;
+        }
+      }
+    }
+    if (!fill) offsets(pre) = n;
+  }
+};
+
+// choice(post, j), j < in_degree: neuron post's presynaptic neurons in draw order.
+template <class Layout, class Mem>
+using Choices = Kokkos::View<std::int32_t**, Layout, Mem>;
+
+KOKKOS_INLINE_FUNCTION std::int32_t in_degree_candidate(std::uint64_t seed, std::int64_t post, std::uint64_t k,
+                                                        std::int64_t neurons) {
+  return static_cast<std::int32_t>(draw_uniform(seed, Purpose::Connectivity, static_cast<std::uint64_t>(post), k) *
+                                   static_cast<double>(neurons));
+}
+
+template <class Layout, class Mem>
+struct ChooseBySearch {
+  Choices<Layout, Mem> choice;
+  std::uint64_t seed = 0;
+  std::int64_t neurons = 0, in_degree = 0;
+  bool self = false;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t post) const {
+    std::int64_t chosen = 0;
+    for (std::uint64_t k = 0; chosen < in_degree; ++k) {
+      const std::int32_t pre = in_degree_candidate(seed, post, k, neurons);
+      if (!self && pre == post) continue;
+      bool repeat = false;
+      for (std::int64_t j = 0; j < chosen && !repeat; ++j) repeat = choice(post, j) == pre;
+      if (!repeat) choice(post, chosen++) = pre;
+    }
+  }
+};
+
+template <class Layout, class Mem>
+struct CountChoices {
+  Choices<Layout, Mem> choice;
+  Kokkos::View<std::int64_t*, Mem> counts;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t post) const {
+    for (std::size_t j = 0; j < choice.extent(1); ++j) kx::atomic_increment_i64(&counts(choice(post, j)));
+  }
+};
+
+template <class Layout, class Mem>
+struct PlaceChoices {
+  Choices<Layout, Mem> choice;
+  Kokkos::View<std::int64_t*, Mem> cursor;
+  Kokkos::View<std::int32_t*, Mem> target;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t post) const {
+    for (std::size_t j = 0; j < choice.extent(1); ++j)
+      target(kx::atomic_increment_i64(&cursor(choice(post, j)))) = static_cast<std::int32_t>(post);
+  }
+};
+
+// Host: the same choices with a bitmap per block of neurons (one pass over the draws).
+template <class Exec, class Layout, class Mem>
+void choose_with_bitmaps(const Choices<Layout, Mem>& choice, std::uint64_t seed, std::int64_t neurons,
+                         std::int64_t in_degree, bool self) {
+  // A few blocks per thread (dynamic schedule balances them); each block clears one bitmap of `neurons` bits.
+  const std::int64_t blocks = std::min<std::int64_t>((neurons + 255) / 256, 8 * kx::concurrency<Exec>());
+  const std::int64_t per_block = (neurons + blocks - 1) / blocks;
+  netgen::host_for<Exec>(blocks, [&](const std::int64_t b) {
+    std::vector<std::uint64_t> taken(static_cast<std::size_t>((neurons + 63) / 64), 0);
+    for (std::int64_t post = b * per_block; post < std::min(neurons, (b + 1) * per_block); ++post) {
+      std::int64_t chosen = 0;
+      for (std::uint64_t k = 0; chosen < in_degree; ++k) {
+        const std::int32_t pre = in_degree_candidate(seed, post, k, neurons);
+        const std::uint64_t bit = std::uint64_t(1) << (pre & 63);
+        if ((!self && pre == post) || (taken[pre >> 6] & bit) != 0) continue;
+        taken[pre >> 6] |= bit;
+        choice(post, chosen++) = pre;
+      }
+      for (std::int64_t j = 0; j < in_degree; ++j) taken[choice(post, j) >> 6] = 0;
+    }
+  });
+}
+
+}  // namespace detail
+
+template <class Exec>
+SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, GenerationTimes* times = nullptr) {
+  using Mem = typename Exec::memory_space;
+  constexpr bool host = std::is_same<Mem, Kokkos::HostSpace>::value;
+  check_network_spec(s);
+  GenerationTimes local;
+  GenerationTimes& t = times ? *times : local;
+  SynapseRows<Mem> rows;
+  rows.neurons = s.neurons;
+  rows.sources = s.poisson_sources;
+  const std::int64_t pre_count = s.neurons + s.poisson_sources;
+  const bool in_degree = s.connectivity == "fixed_in_degree";
+  const bool all = s.connectivity == "all_to_all";
+  const bool none = s.connectivity == "none" || (in_degree && s.in_degree == 0);
+
+  Stopwatch phase;
+  std::vector<std::uint64_t> geometric;
+  std::vector<GeometricSampler> samplers;
+  const long double p_neurons = s.connectivity == "fixed_probability" ? s.probability : 0.0;
+  const int neuron_sampler = add_geometric_sampler(geometric, samplers, p_neurons);
+  const int source_sampler = add_geometric_sampler(geometric, samplers, s.poisson_probability);
+  detail::BernoulliRows<Mem> sweep{netgen::upload<std::uint64_t, Mem>(geometric, "spiking_geometric"),
+                                   netgen::upload<GeometricSampler, Mem>(samplers, "spiking_samplers"),
+                                   {}, {}, s.neurons, stream_key(s.seed, Purpose::Connectivity),
+                                   neuron_sampler, source_sampler, all, !s.self_connections, false};
+  rows.offsets = Kokkos::View<std::int64_t*, Mem>("spiking_offsets", pre_count + 1);
+  sweep.offsets = rows.offsets;
+  // Rows swept by Bernoulli draws: every row, or only the sources' when the neurons choose their inputs.
+  const std::int64_t sweep_first = (in_degree || none) ? s.neurons : 0;
+
+  using Layout = std::conditional_t<host, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
+  detail::Choices<Layout, Mem> choice;
+  if (in_degree && !none) {
+    choice = detail::Choices<Layout, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_choices"),
+                                          s.neurons, s.in_degree);
+    if constexpr (host)
+      detail::choose_with_bitmaps<Exec>(choice, s.seed, s.neurons, s.in_degree, s.self_connections);
+    else
+      Kokkos::parallel_for("kbrain::spiking::choose", Kokkos::RangePolicy<Exec>(0, s.neurons),
+                           detail::ChooseBySearch<Layout, Mem>{choice, s.seed, s.neurons, s.in_degree,
+                                                               s.self_connections});
+    Kokkos::parallel_for("kbrain::spiking::count_choices", Kokkos::RangePolicy<Exec>(0, s.neurons),
+                         detail::CountChoices<Layout, Mem>{choice, rows.offsets});
+  }
+  if (sweep_first < pre_count)
+    Kokkos::parallel_for("kbrain::spiking::count_rows", Kokkos::RangePolicy<Exec>(sweep_first, pre_count), sweep);
+  Exec().fence();
+  t.draw_s = phase.seconds();
+
+  phase = Stopwatch();
+  Kokkos::parallel_scan("kbrain::spiking::scan", Kokkos::RangePolicy<Exec>(0, pre_count + 1),
+                        netgen::ExclusiveScan<Mem>{rows.offsets});
+  const std::int64_t total = netgen::last_entry(rows.offsets);
+  if (total > std::numeric_limits<std::int64_t>::max() / 16) throw std::invalid_argument("network: too many synapses");
+  rows.target = Kokkos::View<std::int32_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_target"),
+                                                 total);
+  sweep.target = rows.target;
+  sweep.fill = true;
+  if (sweep_first < pre_count)
+    Kokkos::parallel_for("kbrain::spiking::fill_rows", Kokkos::RangePolicy<Exec>(sweep_first, pre_count), sweep);
+  if (choice.extent(0) != 0) {
+    Kokkos::View<std::int64_t*, Mem> cursor(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_cursor"),
+                                            s.neurons);
+    Kokkos::deep_copy(cursor, Kokkos::subview(rows.offsets, std::make_pair(std::int64_t(0), s.neurons)));
+    Kokkos::parallel_for("kbrain::spiking::place_choices", Kokkos::RangePolicy<Exec>(0, s.neurons),
+                         detail::PlaceChoices<Layout, Mem>{choice, cursor, rows.target});
+  }
+  Exec().fence();
+  t.fill_s = phase.seconds();
+
+  phase = Stopwatch();
+  if (choice.extent(0) != 0) {
+    choice = {};  // the choices are no longer needed: free them before sorting
+    const auto neuron_rows = Kokkos::subview(rows.offsets, std::make_pair(std::int64_t(0), s.neurons + 1));
+    if constexpr (host) {
+      const auto off = rows.offsets;
+      const auto tgt = rows.target;
+      netgen::host_for<Exec>(s.neurons, [&](const std::int64_t i) {
+        std::sort(tgt.data() + off(i), tgt.data() + off(i + 1));
+      });
+    } else {
+      netgen::sort_rows<Exec, std::int32_t, Mem>(Kokkos::View<const std::int64_t*, Mem>(neuron_rows), rows.target,
+                                                 Kokkos::View<std::int32_t*, Mem>(), false);
+    }
+    Exec().fence();
+  }
+  t.sort_s = phase.seconds();
+  return rows;
+}
+
+}  // namespace kbrain::spiking
