@@ -7,7 +7,8 @@
 //     no backend can round differently); count pass, exclusive scan, fill pass.
 //   fixed_in_degree: each neuron draws its distinct presynaptic neurons (draw k: floor(u_k * neurons), keyed on
 //     (seed, post, k); self and repeats skipped), then the choices are transposed into rows (atomic counts, scan,
-//     atomic cursors) and each row is sorted, which makes the order independent of the atomics.
+//     atomic cursors) and each row is sorted, which makes the order independent of the atomics (on the host: per
+//     thread a range of rows, filled in post order, no atomics and no sort).
 // Repeats are found with a bitmap on the host; on GPUs a thread searches its own choices (column-major, so a warp's
 // reads are coalesced), which beats a per-thread bitmap there.
 #include <algorithm>
@@ -161,6 +162,28 @@ void choose_with_bitmaps(const Choices<Layout, Mem>& choice, std::uint64_t seed,
   });
 }
 
+// Host: transposes the choices without atomics (a locked add per synapse stalls the CPU on every cache miss).
+// Each thread owns a range of presynaptic rows and walks all choices in post order, so its rows come out sorted.
+// Without `target`: counts(pre) += 1 per choice; with it: target(counts(pre)++) = post (counts = row cursors).
+template <class Exec, class Layout, class Mem>
+void transpose_by_ranges(const Choices<Layout, Mem>& choice, const Kokkos::View<std::int64_t*, Mem>& counts,
+                         const Kokkos::View<std::int32_t*, Mem>& target) {
+  const std::int64_t neurons = static_cast<std::int64_t>(choice.extent(0));
+  const std::int64_t degree = static_cast<std::int64_t>(choice.extent(1));
+  const std::int64_t ranges = std::min<std::int64_t>(neurons, kx::concurrency<Exec>());
+  const bool place = target.extent(0) != 0;
+  netgen::host_for<Exec>(ranges, [&](const std::int64_t r) {
+    const std::int64_t lo = neurons * r / ranges, hi = neurons * (r + 1) / ranges;
+    for (std::int64_t post = 0; post < neurons; ++post)
+      for (std::int64_t j = 0; j < degree; ++j) {
+        const std::int32_t pre = choice(post, j);
+        if (pre < lo || pre >= hi) continue;
+        if (place) target(counts(pre)++) = static_cast<std::int32_t>(post);
+        else ++counts(pre);
+      }
+  });
+}
+
 }  // namespace detail
 
 template <class Exec>
@@ -204,8 +227,11 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, Gen
       Kokkos::parallel_for("kbrain::spiking::choose", Kokkos::RangePolicy<Exec>(0, s.neurons),
                            detail::ChooseBySearch<Layout, Mem>{choice, s.seed, s.neurons, s.in_degree,
                                                                s.self_connections});
-    Kokkos::parallel_for("kbrain::spiking::count_choices", Kokkos::RangePolicy<Exec>(0, s.neurons),
-                         detail::CountChoices<Layout, Mem>{choice, rows.offsets});
+    if constexpr (host)
+      detail::transpose_by_ranges<Exec>(choice, rows.offsets, {});
+    else
+      Kokkos::parallel_for("kbrain::spiking::count_choices", Kokkos::RangePolicy<Exec>(0, s.neurons),
+                           detail::CountChoices<Layout, Mem>{choice, rows.offsets});
   }
   if (sweep_first < pre_count)
     Kokkos::parallel_for("kbrain::spiking::count_rows", Kokkos::RangePolicy<Exec>(sweep_first, pre_count), sweep);
@@ -227,26 +253,21 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, Gen
     Kokkos::View<std::int64_t*, Mem> cursor(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_cursor"),
                                             s.neurons);
     Kokkos::deep_copy(cursor, Kokkos::subview(rows.offsets, std::make_pair(std::int64_t(0), s.neurons)));
-    Kokkos::parallel_for("kbrain::spiking::place_choices", Kokkos::RangePolicy<Exec>(0, s.neurons),
-                         detail::PlaceChoices<Layout, Mem>{choice, cursor, rows.target});
+    if constexpr (host)
+      detail::transpose_by_ranges<Exec>(choice, cursor, rows.target);
+    else
+      Kokkos::parallel_for("kbrain::spiking::place_choices", Kokkos::RangePolicy<Exec>(0, s.neurons),
+                           detail::PlaceChoices<Layout, Mem>{choice, cursor, rows.target});
   }
   Exec().fence();
   t.fill_s = phase.seconds();
 
   phase = Stopwatch();
-  if (choice.extent(0) != 0) {
+  if (choice.extent(0) != 0 && !host) {  // the host transpose keeps post order: its rows are sorted already
     choice = {};  // the choices are no longer needed: free them before sorting
     const auto neuron_rows = Kokkos::subview(rows.offsets, std::make_pair(std::int64_t(0), s.neurons + 1));
-    if constexpr (host) {
-      const auto off = rows.offsets;
-      const auto tgt = rows.target;
-      netgen::host_for<Exec>(s.neurons, [&](const std::int64_t i) {
-        std::sort(tgt.data() + off(i), tgt.data() + off(i + 1));
-      });
-    } else {
-      netgen::sort_rows<Exec, std::int32_t, Mem>(Kokkos::View<const std::int64_t*, Mem>(neuron_rows), rows.target,
-                                                 Kokkos::View<std::int32_t*, Mem>(), false);
-    }
+    netgen::sort_rows<Exec, std::int32_t, Mem>(Kokkos::View<const std::int64_t*, Mem>(neuron_rows), rows.target,
+                                               Kokkos::View<std::int32_t*, Mem>(), false);
     Exec().fence();
   }
   t.sort_s = phase.seconds();

@@ -15,6 +15,7 @@
 #include "spiking/counter_draws.hpp"
 #include "spiking/generated_synapses.hpp"
 #include "spiking/host_network.hpp"
+#include "spiking/network_memory.hpp"
 #include "tests/backend_types.hpp"
 
 namespace {
@@ -211,6 +212,28 @@ TEST_SUITE("network_generation") {
         mismatched += row != old_rows[static_cast<std::size_t>(p)];
       }
       CHECK(mismatched == 0);
+    }
+  }
+
+  TEST_CASE("memory estimate: grows with the network; a run that does not fit is refused naming what fits") {
+    SpikingMemoryShape m;
+    m.spec = cases()[1].spec;
+    m.spec.neurons = 1000000;
+    m.spec.in_degree = 200;
+    const double need = spiking_device_bytes(m);
+    CHECK(need > 1000000.0 * 200 * 10);  // at least the synapses that stay: target, weight, delay/receptor
+    SpikingMemoryShape half = m;
+    half.spec.neurons = 500000;
+    CHECK(spiking_device_bytes(half) < need);
+    CHECK_NOTHROW(require_spiking_memory(m, need, "test device"));
+    CHECK_NOTHROW(require_spiking_memory(m, 0, "unknown"));
+    try {
+      require_spiking_memory(m, need / 2, "test device");
+      FAIL("not refused");
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      CHECK(what.find("test device") != std::string::npos);
+      CHECK(what.find("largest network of this rule that fits has") != std::string::npos);
     }
   }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "backends/hardware_info.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/point/point_schema.hpp"
 
@@ -63,6 +64,20 @@ void apply_cortex_methods(const ExperimentConfig& cfg, point::PointParameters& p
 }
 
 spiking::WeightSpec to_spec(const SpikingWeightConfig& w) { return {w.kind, w.value, w.low, w.high}; }
+
+// The plan's per-neuron host arrays (initial values, cell parameters, drive: at most kHostValuesPerNeuron doubles
+// each) must fit the host's available memory; the network itself is checked against the simulating backend when a
+// run starts (spiking/network_memory.hpp).
+constexpr double kHostValuesPerNeuron = 12;
+void require_host_setup_memory(const ExperimentConfig& cfg, std::int64_t neurons) {
+  const double need = kHostValuesPerNeuron * 8.0 * double(neurons);
+  const double available = double(host_available_memory_bytes());
+  if (available <= 0 || need <= available) return;
+  throw ConfigError(fmt::format("{}: [network]: {} neurons need {:.2f} GiB of host memory for their initial values "
+                                "and drive but {:.2f} GiB are available; at most {} neurons fit",
+                                cfg.source.string(), neurons, need / 1073741824.0, available / 1073741824.0,
+                                static_cast<std::int64_t>(available / (kHostValuesPerNeuron * 8.0))));
+}
 
 }  // namespace
 
@@ -139,6 +154,7 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
                                     "use storage = \"csr\"",
                                     cfg.source.string(), double(neurons) * double(neurons) * 4.0 / (1ull << 30),
                                     neurons));
+    require_host_setup_memory(cfg, neurons);
     point::PointSetup setup = point::make_point_setup(p, initial, ns, drive);
     setup.dense_synapses = s.storage == "dense";
     plan.setup = std::make_shared<const point::PointSetup>(std::move(setup));

@@ -40,6 +40,8 @@ refused "--reference-dt" accuracy "$exp" --reference-dt -1 -o out
 refused "--reference-dt" accuracy "$exp" --reference-dt 0 -o out
 refused "--window" accuracy "$exp" --window nan -o out
 refused "required" run
+# A spiking network too large for the host's memory is refused before anything is allocated.
+refused "neurons need" run "$(dirname "$exp")/cobahh_1m.toml" --size 2000000000 -b serial -o out
 refused "not expected" run "$exp" --no-such-option -o out
 
 # OMP_NUM_THREADS beyond the limit: clamped, with one note, and the command works.
