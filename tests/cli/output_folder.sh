@@ -12,7 +12,7 @@ kb="$1"; short="$2"; work="$3"
 rm -rf "$work"; mkdir -p "$work"; cd "$work"
 fail() { echo "FAIL: $*"; [ -n "${pid:-}" ] && kill -KILL "$pid" 2> /dev/null; exit 1; }
 
-# A run that is slow on purpose: a 256 x 256 IO mesh on the serial backend (tens of ms a step), one recorded cell
+# A run that is slow on purpose: a 512 x 512 IO mesh on the serial backend (tens of ms a step), one recorded cell
 # every step, so that the device buffer (4096 samples) would take minutes to fill.
 cat > slow.toml <<'TOML'
 name = "slow_mesh"
@@ -25,8 +25,8 @@ steps = 1000000
 precision = "double"
 [network]
 type = "mesh2d"
-rows = 256
-cols = 256
+rows = 512
+cols = 512
 conductance = 0.04
 [cells.g_cal]
 kind = "uniform"
