@@ -149,4 +149,32 @@ TEST_SUITE("output_folder") {
     CHECK(contains(manifest, "\"failed\": \"interrupted by SIGTERM after step 1 of "));
     CHECK(kbrain::test::count_lines(kept / "trace.csv") == 2);  // the header and the one step's sample
   }
+
+  TEST_CASE("compare: an interrupted comparison keeps its own folder; the earlier tables stay as they were") {
+    const kbrain::test::TempDir tmp("outdir_compare");
+    const fs::path out = tmp.path / "cmp";
+    kbrain::CompareOptions o;
+    o.experiment = (fs::path(KBRAIN_SOURCE_DIR) / "experiments" / "io_mesh_sweep.toml").string();
+    o.backends = {"serial"};
+    o.precisions = {"double"};
+    o.sizes = {8};
+    o.steps = 50;
+    o.out_dir = out.string();
+    o.no_plots = true;
+    REQUIRE(kbrain::cmd_compare(o) == 0);
+    const std::string table = read_text(out / "compare.csv");
+    kbrain::catch_stop_signals();
+    std::raise(SIGINT);
+    int code = 0;
+    try {
+      kbrain::cmd_compare(o);
+    } catch (const kbrain::RunInterrupted& e) {
+      code = e.exit_code();
+      CHECK(contains(e.what(), kept_folder(out).string()));
+    }
+    kbrain::clear_stop_signal();
+    CHECK(code == 128 + SIGINT);
+    CHECK(read_text(out / "compare.csv") == table);
+    CHECK(fs::is_directory(kept_folder(out)));
+  }
 }
