@@ -34,7 +34,13 @@ void catch_stop_signals() {
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;  // file writes and reads in progress carry on
-  for (const int s : kStopSignals) sigaction(s, &action, nullptr);
+  for (const int s : kStopSignals) {
+    // An ignored signal stays ignored: nohup ignores SIGHUP, and a shell without job control starts background
+    // commands with SIGINT ignored, so that a closed terminal or Ctrl-C meant for another program leaves them be.
+    struct sigaction current {};
+    if (sigaction(s, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+    sigaction(s, &action, nullptr);
+  }
 }
 
 int stop_signal() { return g_stop_signal.load(std::memory_order_relaxed); }

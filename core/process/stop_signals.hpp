@@ -7,7 +7,7 @@
 
 namespace kbrain {
 
-void catch_stop_signals();  // installs the handlers (again, if something replaced them)
+void catch_stop_signals();  // installs the handlers (again, if something replaced them); ignored signals stay ignored
 int stop_signal();          // 0, or the first stop signal received
 void clear_stop_signal();   // tests: forget a received signal
 std::string signal_name(int signal);  // "SIGINT", "SIGTERM", "SIGHUP", else "signal N"

@@ -46,6 +46,8 @@ TOML
 grep -q '"complete": true' out/run.json || fail "the first run is not complete"
 cp -r out earlier
 
+# Job control on: a background command of a shell without it starts with SIGINT ignored, which kbrain respects.
+set -m
 "$kb" run slow.toml -b serial --no-plots -o out > slow.out 2> slow.err &
 pid=$!
 partial=""
