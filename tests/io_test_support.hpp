@@ -104,4 +104,17 @@ inline double max_abs_diff(const std::vector<std::vector<double>>& a, const std:
   return m;
 }
 
+// The 10-cell IO case with a pulse of 1e30 from step 100: the state is NaN/inf within a few steps of it.
+inline std::filesystem::path blow_up_experiment(const std::filesystem::path& dir) {
+  const std::string data = std::string(KBRAIN_SOURCE_DIR) + "/tests/data/io/all2all10/";
+  std::ofstream(dir / "blow_up.toml")
+      << "name = \"blow_up\"\n[model]\nkind = \"io\"\nparameter_set = \"reference\"\n"
+      << "[simulation]\ndt = 0.05\nsteps = 3000\nprecision = \"double\"\n"
+      << "[network]\ntype = \"matrix_file\"\nfile = \"" << data << "conductance_matrix.txt\"\ncells = 10\n"
+      << "[cells.g_cal]\nkind = \"file\"\nfile = \"" << data << "g_CaL.txt\"\n"
+      << "[stimulus]\nkind = \"reference_pulse\"\namplitude = 1e30\nstart = 100\nstop = 200\n"
+      << "[record]\nvariables = [\"v_axon\"]\ncells = \"all\"\nevery = 1\ncsv = true\nspikes = true\n";
+  return dir / "blow_up.toml";
+}
+
 }  // namespace kbrain::test

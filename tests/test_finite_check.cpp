@@ -21,11 +21,13 @@
 #include "models/olive/cell/io_step.hpp"
 #include "models/runtime/non_finite_state.hpp"
 #include "tests/backend_types.hpp"
+#include "tests/io_test_support.hpp"
 #include "tests/test_helpers.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using kbrain::test::blow_up_experiment;
 
 template <class Real, class Mem>
 struct GridReader {  // variable v, index i -> values(v, i)
@@ -58,19 +60,6 @@ void check_first_non_finite() {
   CHECK(first_planted<Backend, Real>(n, {{0, 777, nan}}) == 777);
   CHECK(first_planted<Backend, Real>(n, {{2, 5, inf}}) == n + 5);              // slot 1 (variable 2), index 5
   CHECK(first_planted<Backend, Real>(n, {{2, 5, -inf}, {0, 99999, nan}, {0, 4000, inf}}) == 4000);
-}
-
-// The 10-cell IO case with a pulse of 1e30 from step 100: the state is NaN/inf within a few steps of it.
-fs::path blow_up_experiment(const fs::path& dir) {
-  const std::string data = std::string(KBRAIN_SOURCE_DIR) + "/tests/data/io/all2all10/";
-  std::ofstream(dir / "blow_up.toml")
-      << "name = \"blow_up\"\n[model]\nkind = \"io\"\nparameter_set = \"reference\"\n"
-      << "[simulation]\ndt = 0.05\nsteps = 3000\nprecision = \"double\"\n"
-      << "[network]\ntype = \"matrix_file\"\nfile = \"" << data << "conductance_matrix.txt\"\ncells = 10\n"
-      << "[cells.g_cal]\nkind = \"file\"\nfile = \"" << data << "g_CaL.txt\"\n"
-      << "[stimulus]\nkind = \"reference_pulse\"\namplitude = 1e30\nstart = 100\nstop = 200\n"
-      << "[record]\nvariables = [\"v_axon\"]\ncells = \"all\"\nevery = 1\ncsv = true\nspikes = true\n";
-  return dir / "blow_up.toml";
 }
 
 // 10 AdEx neurons, all firing, with tauw = 1 us at dt = 1 ms: the adaptation current's forward-Euler step multiplies
@@ -127,10 +116,13 @@ TEST_SUITE("finite_check") {
         CHECK(stopped == (every > 0 ? 500 : 3000));  // the first check after the pulse, or the end
         CHECK(message.find("is NaN or infinite") != std::string::npos);
         CHECK(message.find("of cell ") != std::string::npos);
-        const std::string manifest = kbrain::test::read_text(dir / "out" / "run.json");
+        CHECK_FALSE(fs::exists(dir / "out"));  // kept under its working name, which the message names
+        const fs::path kept = kbrain::test::kept_folder(dir / "out");
+        CHECK(message.find(kept.string()) != std::string::npos);
+        const std::string manifest = kbrain::test::read_text(kept / "run.json");
         CHECK(manifest.find("\"complete\": false") != std::string::npos);
         CHECK(manifest.find("\"failed\": \"the state is not finite after step") != std::string::npos);
-        CHECK(kbrain::test::count_lines(dir / "out" / "trace.csv") == std::size_t(stopped) + 1);  // header + the recorded steps
+        CHECK(kbrain::test::count_lines(kept / "trace.csv") == std::size_t(stopped) + 1);  // header + recorded steps
       }
     }
   }
@@ -143,7 +135,7 @@ TEST_SUITE("finite_check") {
       CHECK(stopped == 1000);
       CHECK(message.find(" is NaN or infinite") != std::string::npos);
       CHECK(message.find("of cell ") != std::string::npos);
-      const std::string manifest = kbrain::test::read_text(tmp.path / "out" / "run.json");
+      const std::string manifest = kbrain::test::read_text(kbrain::test::kept_folder(tmp.path / "out") / "run.json");
       CHECK(manifest.find("\"complete\": false") != std::string::npos);
     }
   }

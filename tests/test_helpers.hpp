@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -59,6 +60,18 @@ std::string runtime_error_of(F&& f) {
     return e.what();
   }
   return "";
+}
+
+// The folder a run into `target` that did not finish was kept in: the one <target>.partial-* beside it
+// (core/recorders/output_folder.hpp). Throws if there is not exactly one.
+inline std::filesystem::path kept_folder(const std::filesystem::path& target) {
+  std::vector<std::filesystem::path> found;
+  const std::string prefix = target.filename().string() + ".partial-";
+  for (const auto& entry : std::filesystem::directory_iterator(target.parent_path()))
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) found.push_back(entry.path());
+  if (found.size() != 1)
+    throw std::runtime_error(fmt::format("{} folders {}* beside {}", found.size(), prefix, target.string()));
+  return found.front();
 }
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

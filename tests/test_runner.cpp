@@ -59,24 +59,34 @@ TEST_SUITE("runner") {
   TEST_CASE("links planted in the output folder are replaced, not followed") {
     const kbrain::test::TempDir tmp("links");
     const fs::path out = tmp.path / "out", victim = tmp.path / "victim.txt";
-    fs::create_directories(out);
     std::ofstream(victim) << "keep me\n";
-    for (const char* name : {"trace.csv", "spikes.csv", "run.json.tmp", "run.json"})
-      fs::create_symlink(victim, out / name);
     kbrain::RunOptions o;
     o.experiment = std::string(KBRAIN_SOURCE_DIR) + "/experiments/io_all2all10.toml";
     o.backend = "serial";
     o.steps = 50;
     o.out_dir = out.string();
     o.no_plots = true;
+    REQUIRE(kbrain::cmd_run(o) == 0);  // an earlier result, into which links are planted
+    for (const char* name : {"trace.csv", "spikes.csv", "run.json.tmp"}) {
+      fs::remove(out / name);
+      fs::create_symlink(victim, out / name);
+    }
     CHECK(kbrain::cmd_run(o) == 0);
     CHECK(slurp(victim) == "keep me\n");
     for (const char* name : {"trace.csv", "spikes.csv", "run.json"}) {
       CAPTURE(name);
       CHECK(fs::is_regular_file(fs::symlink_status(out / name)));
     }
+    CHECK_FALSE(fs::exists(fs::symlink_status(out / "run.json.tmp")));
     CHECK(count_lines(out / "trace.csv") == 51);
     CHECK(slurp(out / "run.json").find("\"complete\": true") != std::string::npos);
+    // A folder that is not a run's own (links and no run.json) is refused, and nothing it links to is touched.
+    const fs::path foreign = tmp.path / "foreign";
+    fs::create_directories(foreign);
+    fs::create_symlink(victim, foreign / "trace.csv");
+    o.out_dir = foreign.string();
+    CHECK_THROWS_WITH_AS(kbrain::cmd_run(o), doctest::Contains("not a kbrain output folder"), kbrain::ConfigError);
+    CHECK(slurp(victim) == "keep me\n");
   }
 
   TEST_CASE("record.binary writes spikes.kbs with exactly the events of spikes.csv") {

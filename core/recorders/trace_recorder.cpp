@@ -21,9 +21,9 @@ constexpr std::streamoff kSampleCountOffset = 44;  // magic 8 + version 4 + prec
                                                    // every 8 + dt 8
 constexpr std::int64_t kSampleCountOpen = -1;      // written while the file is open; replaced by close()
 
-// Flush policy: often enough that an interrupted run keeps its data, rarely enough to stay cheap.
+// Flush policy: often enough that an interrupted run keeps its data, rarely enough to stay cheap (and at least every
+// kOutputFlushInterval).
 constexpr std::int64_t kFlushEverySamples = 256;
-constexpr std::chrono::milliseconds kFlushInterval{1000};
 
 void append_u32(std::string& out, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFFu));
@@ -178,7 +178,8 @@ void TraceRecorder::record(std::int64_t step, const double* values) {
 
   ++samples_;
   ++since_flush_;
-  if (since_flush_ >= kFlushEverySamples || std::chrono::steady_clock::now() - last_flush_ >= kFlushInterval) flush();
+  if (since_flush_ >= kFlushEverySamples || std::chrono::steady_clock::now() - last_flush_ >= kOutputFlushInterval)
+    flush();
 }
 
 void TraceRecorder::flush() {

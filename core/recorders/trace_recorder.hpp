@@ -10,6 +10,11 @@
 
 namespace kbrain {
 
+// The longest an output file lags behind the run: the recorders flush at least this often, and the runner moves the
+// samples held on the device to them at least this often (models/runtime/model_runner.hpp), so that a run cut short
+// keeps all but the last moments. Rarely enough that the flushes cost nothing measurable.
+inline constexpr std::chrono::milliseconds kOutputFlushInterval{1000};
+
 struct TraceSpec {
   std::vector<std::string> variables;   // names, in output order
   std::vector<std::int64_t> cells;      // cell ids, in output order

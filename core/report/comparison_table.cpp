@@ -299,9 +299,11 @@ std::string save_comparison(const std::filesystem::path& out_dir, ComparisonTabl
   return md;
 }
 
-void publish_comparison(const std::filesystem::path& out_dir, ComparisonTable& t) {
+void publish_comparison(const std::filesystem::path& out_dir, ComparisonTable& t,
+                        const std::filesystem::path& shown_dir) {
   const std::string md = save_comparison(out_dir, t, true);
-  fmt::print("{}\n(also written to {}/compare.{{md,csv,json}})\n", md, out_dir.string());
+  fmt::print("{}\n(also written to {}/compare.{{md,csv,json}})\n", md,
+             (shown_dir.empty() ? out_dir : shown_dir).string());
   std::fflush(stdout);
 }
 

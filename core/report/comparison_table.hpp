@@ -70,7 +70,9 @@ void write_json(const std::filesystem::path& file, const ComparisonTable& t);
 // "> **Partial:** N rows so far; ..."; an earlier run's complete files are removed first, so that none of them passes
 // for this run's.
 std::string save_comparison(const std::filesystem::path& out_dir, ComparisonTable& t, bool complete);
-// The final tables: saved as complete and printed.
-void publish_comparison(const std::filesystem::path& out_dir, ComparisonTable& t);
+// The final tables: saved as complete and printed, naming `shown_dir` (the folder they will be in once the command
+// has finished; out_dir if empty).
+void publish_comparison(const std::filesystem::path& out_dir, ComparisonTable& t,
+                        const std::filesystem::path& shown_dir = {});
 
 }  // namespace kbrain

@@ -12,6 +12,7 @@
 #include "experiments/program/compare_experiment.hpp"
 #include "experiments/program/variant_option.hpp"
 #include "experiments/program/mpi_env.hpp"
+#include "experiments/program/output_folder_command.hpp"
 #include "models/registry.hpp"
 
 namespace kbrain {
@@ -70,11 +71,16 @@ int cmd_compare(const CompareOptions& o) {
   sweep.steps = o.steps;
   sweep.finite_check_every = o.finite_check_every;
   sweep.budget = o.max_slow_cell_steps > 0 ? o.max_slow_cell_steps : cfg.compare.max_slow_cell_steps;
-  sweep.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare" : std::filesystem::path(o.out_dir);
-  int code = 0;
-  with_model(cfg.model, [&](auto tag) { code = compare_experiment<typename decltype(tag)::type>(cfg, sweep); });
-  if (code == 0 && !o.no_plots) draw_pictures(sweep.out_dir);
-  return code;
+  sweep.target = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare" : std::filesystem::path(o.out_dir);
+  auto compare = [&](const std::filesystem::path& work) {
+    sweep.out_dir = work;
+    int code = 0;
+    with_model(cfg.model, [&](auto tag) { code = compare_experiment<typename decltype(tag)::type>(cfg, sweep); });
+    return code;
+  };
+  return write_in_output_folder(sweep.target, compare, [&](const std::filesystem::path& dir) {
+    if (!o.no_plots) draw_pictures(dir);
+  });
 }
 
 }  // namespace kbrain

@@ -21,6 +21,7 @@
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
+#include "experiments/program/output_folder_command.hpp"
 #include "experiments/program/shell_quote.hpp"
 #include "models/olive/olive_plan.hpp"
 #include "models/registry.hpp"
@@ -103,9 +104,9 @@ int cmd_compare_ranks(const CompareOptions& o) {
   if (densities.empty()) densities.push_back(0);
   const bool mesh = cfg.network.type == "mesh2d";
   if (o.weak && sizes[0] == 0) throw ConfigError("--weak needs --sizes (the size per rank)");
-  const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare_ranks"
-                                         : std::filesystem::path(o.out_dir);
-  std::filesystem::create_directories(out_dir);
+  OutputFolder folder(o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare_ranks"
+                                        : std::filesystem::path(o.out_dir));
+  const auto out_dir = folder.work();  // moved to folder.target() once every run has completed
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
 
   std::string md = fmt::format(
@@ -142,6 +143,7 @@ int cmd_compare_ranks(const CompareOptions& o) {
                                                   run_size, density);
       fmt::print(stderr, "[compare --ranks] {}\n", cmd);
       const int rc = std::system(cmd.c_str());
+      stop_after_child(rc, folder);
       const RunManifestValues manifest = read_run_json(dir / "run.json");
       const auto& n = manifest.numbers;
       if (rc != 0 || n.empty()) {
@@ -190,9 +192,10 @@ int cmd_compare_ranks(const CompareOptions& o) {
   if (failed > 0) {  // the table says which; the exit code says that the comparison is not whole
     fmt::print(stderr, "kbrain: error: {} of {} ranked runs failed (their logs are beside the table in {})\n", failed,
                runs, out_dir.string());
-    return 1;
+    return keep_unfinished(folder, 1);
   }
-  if (!o.no_plots) draw_pictures(out_dir);
+  folder.publish();
+  if (!o.no_plots) draw_pictures(folder.target());
   return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
+#include "experiments/program/output_folder_command.hpp"
 #include "experiments/program/shell_quote.hpp"
 #include "models/registry.hpp"
 
@@ -98,9 +99,9 @@ int cmd_compare_threads(const CompareOptions& o) {
     if (k < 1) throw ConfigError("--threads: thread counts must be >= 1");
   if (!o.backends.empty()) throw ConfigError("--threads runs the OpenMP backend only: leave out --backends");
   const ExperimentConfig cfg = load_model_experiment(o.experiment);
-  const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare_threads"
-                                         : std::filesystem::path(o.out_dir);
-  std::filesystem::create_directories(out_dir);
+  OutputFolder folder(o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare_threads"
+                                        : std::filesystem::path(o.out_dir));
+  const auto out_dir = folder.work();  // moved to folder.target() once every run has completed
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   // The children inherit this thread's CPU affinity, which OMP_PROC_BIND has pinned to one core: widen it to every
   // online CPU first, or all K threads of a child would share that core.
@@ -123,6 +124,7 @@ int cmd_compare_threads(const CompareOptions& o) {
     const std::string cmd = child_command(self, o, k, dir);
     fmt::print(stderr, "[compare --threads] {}\n", cmd);
     const int rc = std::system(cmd.c_str());
+    stop_after_child(rc, folder);
     const auto rows = read_compare_csv(dir / "compare.csv");  // only a complete comparison has this file
     if (rc != 0 || rows.empty()) {
       fmt::print(stderr, "[compare --threads] {} threads failed (exit {}); see {}.log\n", k, rc, dir.string());
@@ -160,7 +162,9 @@ int cmd_compare_threads(const CompareOptions& o) {
   text::write_file_atomically(out_dir / "thread_scaling.md", md);
   text::write_file_atomically(out_dir / "thread_scaling.csv", csv);
   fmt::print("{}", md);
-  return failed.empty() ? 0 : 1;
+  if (!failed.empty()) return keep_unfinished(folder, 1);
+  folder.publish();
+  return 0;
 }
 
 }  // namespace kbrain

@@ -31,7 +31,8 @@ struct CompareSweep {
   std::int64_t steps = 0;             // 0: the file's
   std::int64_t budget = 0;            // slow-backend budget in mesh-equivalent cell-steps
   std::int64_t finite_check_every = 1000;  // RunRequest::finite_check_every
-  std::filesystem::path out_dir;
+  std::filesystem::path out_dir;    // where the tables are written while it runs
+  std::filesystem::path target;     // where they are once it has finished (output_folder_command.hpp)
 };
 
 // Whether a model's steps are biological time (dt): applications whose steps are not (a training input, one matrix
@@ -148,7 +149,7 @@ int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
     for (const std::int64_t size : sweep.sizes)
       for (const std::string& variant : sweep.variants)
         compare_point<Model>(cfg, sweep, PlanRequest{size, density, sweep.steps, variant}, ref_backend, table);
-  publish_comparison(sweep.out_dir, table);
+  publish_comparison(sweep.out_dir, table, sweep.target);
   return 0;
 }
 

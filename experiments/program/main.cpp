@@ -10,11 +10,13 @@
 #include "backends/registry.hpp"
 #include "core/config/experiment_config.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/process/stop_signals.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/cli.hpp"
 #include "experiments/program/commands.hpp"
 #include "experiments/program/mpi_env.hpp"
 #include "experiments/program/thread_defaults.hpp"
+#include "models/runtime/run_interrupted.hpp"
 
 int main(int argc, char** argv) {
   kbrain::set_command_line(argc, argv);
@@ -46,7 +48,11 @@ int main(int argc, char** argv) {
   const bool mpi = kbrain::mpi_start(&argc, &argv);
   if (mpi) device = kbrain::choose_device(device, kbrain::mpi_local_rank_from_env());
   kbrain::kx::initialize(threads, device);
+  // Ctrl-C, a batch system's SIGTERM or a closed terminal stop a run at the next step with its files kept
+  // (core/process/stop_signals.hpp). Not under mpirun: every rank would have to stop at the same step.
+  if (!mpi && (*cli.run_cmd || *cli.compare_cmd)) kbrain::catch_stop_signals();
   std::string error;
+  bool interrupted = false;
   try {
     if (*cli.backends) code = kbrain::cmd_backends();
     else if (*cli.models) code = kbrain::cmd_models();
@@ -54,6 +60,10 @@ int main(int argc, char** argv) {
     else if (*cli.compare_cmd) code = kbrain::cmd_compare(cli.compare);
     else if (*cli.accuracy_cmd) code = kbrain::cmd_accuracy(cli.accuracy);
     else if (*cli.plot_cmd) code = kbrain::cmd_plot(cli.plot_dir);
+  } catch (const kbrain::RunInterrupted& e) {  // not an error: what the user asked for, said as such
+    code = e.exit_code();
+    error = e.what();
+    interrupted = true;
   } catch (const kbrain::ConfigError& e) {
     code = 2;
     error = e.what();
@@ -70,7 +80,7 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "kbrain: error (rank {}): {}\n", kbrain::mpi_world_rank(), error);
       kbrain::mpi_abort(code);
     }
-    fmt::print(stderr, "kbrain: error: {}\n", error);
+    fmt::print(stderr, "kbrain: {}{}\n", interrupted ? "" : "error: ", error);
   }
   Kokkos::finalize();
   if (mpi) kbrain::mpi_finish();

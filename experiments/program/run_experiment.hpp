@@ -1,21 +1,25 @@
 #pragma once
 // `kbrain run` for any model (cmd_run.cpp chooses the model): plan, run.json (complete: false), the run on the
-// chosen backend, run.json (complete: true), a summary. The model contributes its plan, its run.json fields
-// (Model::describe) and its figures (RunResult::figures, populations; fields, details, report and, for a run
-// split over ranks, the rank table written as ranks.csv).
+// chosen backend, run.json (complete: true), the folder moved into place (core/recorders/output_folder.hpp), a
+// summary. A run that fails or is interrupted keeps its folder under its working name, run.json saying why. The model
+// contributes its plan, its run.json fields (Model::describe) and its figures (RunResult::figures, populations;
+// fields, details, report and, for a run split over ranks, the rank table written as ranks.csv).
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/recorders/output_folder.hpp"
 #include "core/recorders/run_manifest.hpp"
 #include "core/text/atomic_file.hpp"
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
 #include "models/runtime/non_finite_state.hpp"
+#include "models/runtime/run_interrupted.hpp"
 #include "models/runtime/run_dispatch.hpp"
 
 namespace kbrain {
@@ -109,20 +113,28 @@ struct NoPlanChange {
   void operator()(Plan&) const {}
 };
 
+// run.json of a run that stopped before its end: "complete" stays false, "failed" says why.
+inline void record_failure(const OutputFolder& folder, RunManifest& m, const std::string& why, std::int64_t step) {
+  m.fields["failed"] = why;
+  if (step >= 0) m.numbers["failed_after_step"] = double(step);
+  write_manifest(folder.work() / "run.json", m);
+}
+
 template <class Model, class PlanChange = NoPlanChange>
 int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Precision precision, const RunOptions& o,
                    PlanChange change = {}, RunScope scope = {}) {
   typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps, o.variant});
   change(plan);
-  const auto out_dir = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
+  const auto target = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
   RunManifest m = start_manifest<Model>(cfg, plan, backend, precision);
   if (scope.ranks > 0) m.numbers["ranks"] = scope.ranks;
+  std::optional<OutputFolder> folder;  // the writing rank's: locked, written beside the target, moved at the end
   if (scope.writes) {
-    std::filesystem::create_directories(out_dir);
-    write_manifest(out_dir / "run.json", m);
+    folder.emplace(target);
+    write_manifest(folder->work() / "run.json", m);
   }
   RunRequest request;
-  if (scope.writes) request.out_dir = out_dir;
+  if (folder) request.out_dir = folder->work();
   request.write_trace = true;  // into files where out_dir is set; a partitioned run's other ranks still sample
   request.write_spikes = scope.writes && plan.record_spikes;
   request.keep_spikes = plan.record_spikes || Model::kSpikeStatistics;
@@ -131,20 +143,32 @@ int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Prec
   RunResult r;
   try {
     r = run_on<Model>(plan, backend, precision, request);
-  } catch (const NonFiniteState& e) {  // run.json says why the run is not complete
-    if (scope.writes) {
-      m.fields["failed"] = e.what();
-      m.numbers["failed_after_step"] = double(e.step);
-      write_manifest(out_dir / "run.json", m);
+    if (folder) {
+      finish_manifest<Model>(m, plan, r);
+      if (!r.rank_table.rows.empty()) write_rank_table(folder->work() / "ranks.csv", r.rank_table);
+      write_manifest(folder->work() / "run.json", m);
     }
+  } catch (const NonFiniteState& e) {  // run.json says why the run is not complete; the message says where it is
+    if (!folder) throw;
+    record_failure(*folder, m, e.what(), e.step);
+    throw NonFiniteState(fmt::format("{}; {}", e.what(), folder->kept_note()), e.step);
+  } catch (const RunInterrupted& e) {
+    if (!folder) throw;
+    record_failure(*folder, m, e.what(), e.step);
+    throw RunInterrupted(fmt::format("{}; {}", e.what(), folder->kept_note()), e.signal, e.step);
+  } catch (const std::exception& e) {  // any other failure: its own message, then where the files are
+    if (!folder) throw;
+    try {
+      record_failure(*folder, m, e.what(), -1);
+    } catch (const std::exception&) {  // the error being reported is the one that matters
+    }
+    fmt::print(stderr, "kbrain: the run did not finish; {}\n", folder->kept_note());
     throw;
   }
-  if (!scope.writes) return 0;
-  finish_manifest<Model>(m, plan, r);
-  if (!r.rank_table.rows.empty()) write_rank_table(out_dir / "ranks.csv", r.rank_table);
-  write_manifest(out_dir / "run.json", m);
-  print_summary<Model>(cfg, plan, r, backend, precision, out_dir, scope.ranks);
-  if (!o.no_plots) draw_pictures(out_dir);
+  if (!folder) return 0;
+  folder->publish();  // its error names the folder the complete run is in
+  print_summary<Model>(cfg, plan, r, backend, precision, folder->target(), scope.ranks);
+  if (!o.no_plots) draw_pictures(folder->target());
   return 0;
 }
 

@@ -11,7 +11,10 @@
 //   SpikeEvents drain_spikes(bool final_drain);   void finish(RunResult&)  (model figures once the loop is done)
 // A simulation that is one rank's part of a partitioned run (under mpirun) declares kPartitioned (is_partitioned).
 // The plan's checked_vars are checked for NaN/inf every request.finite_check_every steps and at the end (a blown-up
-// run throws NonFiniteState and is never complete).
+// run throws NonFiniteState and is never complete). A run that writes files moves its samples to them at least every
+// kOutputFlushInterval, and one asked to stop by a signal (core/process/stop_signals.hpp) stops after the step under
+// way, writes what it recorded and throws RunInterrupted. A partitioned run does neither: its drains are collective,
+// and a wall-clock or signal decision of one rank is not the others'.
 // Used by `kbrain run`, `kbrain compare` and tests, through run_on (models/runtime/run_dispatch.hpp).
 #include <algorithm>
 #include <cstdint>
@@ -22,10 +25,12 @@
 
 #include <fmt/format.h>
 
+#include "core/process/stop_signals.hpp"
 #include "core/recorders/trace_recorder.hpp"
 #include "core/timing/progress.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/runtime/non_finite_state.hpp"
+#include "models/runtime/run_interrupted.hpp"
 #include "models/runtime/run_plan.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
@@ -110,10 +115,11 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
 
   // ---------------- simulate (+ output at drain points) ----------------
   double output_s = 0;
-  auto drain = [&](bool final_drain) {
+  Stopwatch since_drain;  // a run that writes files drains at least every kOutputFlushInterval of wall time
+  auto drain = [&](bool final_drain, bool timed = false) {  // timed: every trace sample held so far, then a flush
     sim.fence();  // queued steps belong to "simulate"
     Stopwatch out;
-    if (trace_sampler && (final_drain || trace_sampler->full()))
+    if (trace_sampler && (final_drain || timed || trace_sampler->full()))
       trace_sampler->drain([&](std::int64_t step, const double* v) { if (trace) trace->record(step, v); });
     if (probe_sampler && (final_drain || probe_sampler->full()))
       probe_sampler->drain(
@@ -122,7 +128,20 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     res.spikes += static_cast<std::int64_t>(events.size());
     if (spike_file) spike_file->record(events);
     if (request.keep_spikes) res.events.insert(res.events.end(), events.begin(), events.end());
+    if (timed && trace) trace->flush();
+    since_drain.restart();
     output_s += out.seconds();
+  };
+  const bool timed_drains = !is_partitioned<Sim>::value && (trace || spike_file);
+  const double flush_interval_s = std::chrono::duration<double>(kOutputFlushInterval).count();
+  auto stop_if_asked = [&](std::int64_t done) {  // after a stop signal: what was recorded is written, then it stops
+    const int signal = is_partitioned<Sim>::value ? 0 : stop_signal();
+    if (signal == 0) return;
+    drain(true);
+    if (trace) trace->close();
+    if (spike_file) spike_file->close();
+    throw RunInterrupted(fmt::format("interrupted by {} after step {} of {}", signal_name(signal), done, plan.steps),
+                         signal, done);
   };
   auto crossed = [](std::int64_t before, std::int64_t after, std::int64_t k) { return after / k != before / k; };
   // NaN/inf in the plan's checked variables: what was recorded so far is written, then the run stops.
@@ -157,9 +176,11 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     if (trace_sampler && crossed(n, done, every)) trace_sampler->capture(sim.state(), done);
     if (probe_sampler && crossed(n, done, probe_every)) probe_sampler->capture(sim.state(), done);
     if (request.finite_check_every > 0 && crossed(n, done, request.finite_check_every)) check_finite(done);
+    const bool timed = timed_drains && since_drain.seconds() >= flush_interval_s;
     if ((trace_sampler && trace_sampler->full()) || (probe_sampler && probe_sampler->full()) ||
-        sim.spikes_due(n, done, spike_file.has_value()))
-      drain(false);
+        sim.spikes_due(n, done, spike_file.has_value()) || timed)
+      drain(false, timed);
+    stop_if_asked(done);
     if (crossed(n, done, 64)) bar.update(done);
   }
   res.steps = sim.steps_done();
