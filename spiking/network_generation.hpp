@@ -7,13 +7,14 @@
 //     no backend can round differently); count pass, exclusive scan, fill pass.
 //   fixed_in_degree: each neuron draws its distinct presynaptic neurons (draw k: floor(u_k * neurons), keyed on
 //     (seed, post, k); self and repeats skipped), then the choices are transposed into rows (atomic counts, scan,
-//     atomic cursors) and each row is sorted, which makes the order independent of the atomics (on the host: per
-//     thread a range of rows, filled in post order, no atomics and no sort).
+//     atomic cursors) and each row is sorted, which makes the order independent of the atomics (on the host: a
+//     two-level counting sort, no atomics and no sort).
 // Repeats are found with a bitmap on the host; on GPUs a thread searches its own choices (column-major, so a warp's
 // reads are coalesced), which beats a per-thread bitmap there.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -162,27 +163,60 @@ void choose_with_bitmaps(const Choices<Layout, Mem>& choice, std::uint64_t seed,
   });
 }
 
-// Host: transposes the choices without atomics (a locked add per synapse stalls the CPU on every cache miss).
-// Each thread owns a range of presynaptic rows and walks all choices in post order, so its rows come out sorted.
-// Without `target`: counts(pre) += 1 per choice; with it: target(counts(pre)++) = post (counts = row cursors).
-template <class Exec, class Layout, class Mem>
-void transpose_by_ranges(const Choices<Layout, Mem>& choice, const Kokkos::View<std::int64_t*, Mem>& counts,
-                         const Kokkos::View<std::int32_t*, Mem>& target) {
-  const std::int64_t neurons = static_cast<std::int64_t>(choice.extent(0));
-  const std::int64_t degree = static_cast<std::int64_t>(choice.extent(1));
-  const std::int64_t ranges = std::min<std::int64_t>(neurons, kx::concurrency<Exec>());
-  const bool place = target.extent(0) != 0;
-  netgen::host_for<Exec>(ranges, [&](const std::int64_t r) {
-    const std::int64_t lo = neurons * r / ranges, hi = neurons * (r + 1) / ranges;
-    for (std::int64_t post = 0; post < neurons; ++post)
-      for (std::int64_t j = 0; j < degree; ++j) {
-        const std::int32_t pre = choice(post, j);
-        if (pre < lo || pre >= hi) continue;
-        if (place) target(counts(pre)++) = static_cast<std::int32_t>(post);
-        else ++counts(pre);
+// Host: transposes the choices without atomics (a locked add per synapse stalls the CPU on every cache miss), as
+// a two-level counting sort: each thread takes a block of postsynaptic neurons and counts its choices per
+// presynaptic row; a row's slots are then handed out block after block, so each thread fills its part of every row
+// in post order and the rows come out sorted. Memory: one 32-bit count per (block, row), capped.
+template <class Exec>
+struct HostTranspose {
+  std::int64_t neurons = 0, blocks = 1;
+  std::vector<std::int32_t> counts;  // counts[b * neurons + pre]; after count(): the block's first slot in the row
+
+  explicit HostTranspose(std::int64_t n) : neurons(n) {
+    constexpr double kMaxBytes = double(std::int64_t(1) << 31);
+    blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(kx::concurrency<Exec>(),
+                                                               std::int64_t(kMaxBytes / (4.0 * double(n)))));
+    counts.assign(static_cast<std::size_t>(blocks * n), 0);
+  }
+  std::int64_t first(std::int64_t b) const { return neurons * b / blocks; }
+
+  // row_lengths(pre) = choices naming pre.
+  template <class Layout, class Mem>
+  void count(const Choices<Layout, Mem>& choice, const Kokkos::View<std::int64_t*, Mem>& row_lengths) {
+    const std::int64_t degree = static_cast<std::int64_t>(choice.extent(1));
+    netgen::host_for<Exec>(blocks, [&](const std::int64_t b) {
+      std::int32_t* c = counts.data() + b * neurons;
+      for (std::int64_t post = first(b); post < first(b + 1); ++post)
+        for (std::int64_t j = 0; j < degree; ++j) ++c[choice(post, j)];
+    });
+    netgen::host_for<Exec>(blocks, [&](const std::int64_t r) {  // rows split in `blocks` ranges
+      for (std::int64_t pre = first(r); pre < first(r + 1); ++pre) {
+        std::int32_t before = 0;
+        for (std::int64_t b = 0; b < blocks; ++b) {
+          const std::int32_t c = counts[static_cast<std::size_t>(b * neurons + pre)];
+          counts[static_cast<std::size_t>(b * neurons + pre)] = before;
+          before += c;
+        }
+        row_lengths(pre) = before;
       }
-  });
-}
+    });
+  }
+
+  // target(offsets(pre) + k) = the k-th post (ascending) that chose pre.
+  template <class Layout, class Mem>
+  void place(const Choices<Layout, Mem>& choice, const Kokkos::View<std::int64_t*, Mem>& offsets,
+             const Kokkos::View<std::int32_t*, Mem>& target) {
+    const std::int64_t degree = static_cast<std::int64_t>(choice.extent(1));
+    netgen::host_for<Exec>(blocks, [&](const std::int64_t b) {
+      std::int32_t* c = counts.data() + b * neurons;
+      for (std::int64_t post = first(b); post < first(b + 1); ++post)
+        for (std::int64_t j = 0; j < degree; ++j) {
+          const std::int32_t pre = choice(post, j);
+          target(offsets(pre) + c[pre]++) = static_cast<std::int32_t>(post);
+        }
+    });
+  }
+};
 
 }  // namespace detail
 
@@ -218,6 +252,7 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, Gen
 
   using Layout = std::conditional_t<host, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
   detail::Choices<Layout, Mem> choice;
+  std::optional<detail::HostTranspose<Exec>> host_transpose;
   if (in_degree && !none) {
     choice = detail::Choices<Layout, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_choices"),
                                           s.neurons, s.in_degree);
@@ -227,9 +262,10 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, Gen
       Kokkos::parallel_for("kbrain::spiking::choose", Kokkos::RangePolicy<Exec>(0, s.neurons),
                            detail::ChooseBySearch<Layout, Mem>{choice, s.seed, s.neurons, s.in_degree,
                                                                s.self_connections});
-    if constexpr (host)
-      detail::transpose_by_ranges<Exec>(choice, rows.offsets, {});
-    else
+    if constexpr (host) {
+      host_transpose.emplace(s.neurons);
+      host_transpose->count(choice, rows.offsets);
+    } else
       Kokkos::parallel_for("kbrain::spiking::count_choices", Kokkos::RangePolicy<Exec>(0, s.neurons),
                            detail::CountChoices<Layout, Mem>{choice, rows.offsets});
   }
@@ -250,14 +286,15 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, Gen
   if (sweep_first < pre_count)
     Kokkos::parallel_for("kbrain::spiking::fill_rows", Kokkos::RangePolicy<Exec>(sweep_first, pre_count), sweep);
   if (choice.extent(0) != 0) {
-    Kokkos::View<std::int64_t*, Mem> cursor(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_cursor"),
-                                            s.neurons);
-    Kokkos::deep_copy(cursor, Kokkos::subview(rows.offsets, std::make_pair(std::int64_t(0), s.neurons)));
-    if constexpr (host)
-      detail::transpose_by_ranges<Exec>(choice, cursor, rows.target);
-    else
+    if constexpr (host) {
+      host_transpose->place(choice, rows.offsets, rows.target);
+    } else {
+      Kokkos::View<std::int64_t*, Mem> cursor(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_cursor"),
+                                              s.neurons);
+      Kokkos::deep_copy(cursor, Kokkos::subview(rows.offsets, std::make_pair(std::int64_t(0), s.neurons)));
       Kokkos::parallel_for("kbrain::spiking::place_choices", Kokkos::RangePolicy<Exec>(0, s.neurons),
                            detail::PlaceChoices<Layout, Mem>{choice, cursor, rows.target});
+    }
   }
   Exec().fence();
   t.fill_s = phase.seconds();
