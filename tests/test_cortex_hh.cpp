@@ -250,6 +250,11 @@ TEST_SUITE("cortex_hh") {
     CHECK(plan.setup->params.substeps() == 50);
     CHECK(plan.setup->params.lut);
     CHECK(plan.setup->params.tpm);
+    // Poisson sources are refused while planning, before any output exists
+    const std::string poisson = network_toml("") + "[[input]]\nkind = \"poisson\"\nsources = 10\nrate = 5\n"
+                                                   "probability = 0.1\nweight = 0.01\n";
+    CHECK_THROWS_AS(point::make_spiking_plan(parse_model_experiment(poisson, "t.toml"), PlanRequest{0, 0, 0}),
+                    ConfigError);
     // delays: whole ms in [2, 4] -> network steps 1..3 (arrival exactly D after the spike's step)
     for (auto d : spiking::build_network(plan.setup->network, plan.setup->delays).delay) {
       CHECK(d >= 1);

@@ -97,6 +97,17 @@ TEST_SUITE("spiking_config") {
     CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[stimulus]\nkind = \"constant\"\n"), "unknown key stimulus"));
   }
 
+  TEST_CASE("a delay beyond the delivery ring is refused while planning, naming the limit") {
+    const ExperimentConfig cfg = parse_model_experiment(
+        kHead + "[model]\nkind = \"lif\"\n[network]\nneurons = 50\ndelay = 5000\n", "s.toml");
+    try {
+      point::make_spiking_plan(cfg, PlanRequest{0, 0, 0});
+      FAIL("not refused");
+    } catch (const ConfigError& e) {
+      CHECK(has(e.what(), "s.toml: [network]: synaptic delay of 50000 steps: at most 32767"));
+    }
+  }
+
   TEST_CASE("a variable the model lacks is rejected: by its variable table with the line, by its synapses at plan time") {
     CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[network]\nneurons = 20\n[record]\nvariables = [\"m\"]\n"
                                "neurons = [1]\n"),

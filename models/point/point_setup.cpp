@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "spiking/counter_draws.hpp"
 #include "spiking/network_rules.hpp"
@@ -28,7 +29,12 @@ PointSetup make_point_setup(const PointParameters& params, const InitialSpec& in
     if (params.delay_min < params.exchange_dt() - 1e-9)
       throw std::invalid_argument("cortex_hh: delay_min must be at least one network step");
     s.delays = spiking::DelayRule::whole_ms(params.delay_min, params.delay_max, params.exchange_dt());
+    if (ns.poisson_sources > 0) throw std::invalid_argument("cortex_hh: Poisson sources are not supported");
   }
+  // Checked here, before any output exists, rather than when the run's ring buffer is sized.
+  if (s.delays.bound() > 32767)
+    throw std::invalid_argument("synaptic delay of " + std::to_string(s.delays.bound()) +
+                                " steps: at most 32767 steps fit the delivery ring");
   const std::int64_t n = ns.neurons;
   s.initial.assign(NUM_POINT_VARS, {});
   auto& v = s.initial[V];
