@@ -1,0 +1,16 @@
+// The g_CaL file ([cells.g_cal] kind = "file"): whitespace-separated values, one per cell, for 10 cells.
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+#include "core/inputs/g_cal.hpp"
+#include "fuzz_expect.hpp"
+#include "fuzz_file.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  kbrain::GCaLConfig cfg;
+  cfg.kind = "file";
+  cfg.file = kbrain::fuzz::input_file(data, size);
+  kbrain::fuzz::expect_only<std::runtime_error>([&] { kbrain::make_g_cal(cfg, 10); });
+  return 0;
+}
