@@ -4,6 +4,7 @@
 #     SECONDS   wall time per target (default 30)      -runs=N   N executions per target (the long run: -runs=1000000)
 #     TARGET    names from tests/fuzz/CMakeLists.txt (default: all), e.g. edge_list image
 #   KBRAIN_FUZZ_JOBS  targets fuzzed at once (default: nproc)
+#   KBRAIN_FUZZ_ARGS  more libFuzzer flags, e.g. "-max_total_time=600" to cap a -runs=N run
 #   KBRAIN_FUZZ_DIR   build folder (default: <repo>/build/fuzz)
 # New inputs go to <build>/corpus/<target> (the committed seeds in tests/fuzz/corpus/<target> are only read);
 # a crash, leak, sanitizer report, timeout (10 s) or out-of-memory (2 GB) leaves its input in <build>/findings and
@@ -18,6 +19,8 @@ case "$budget" in
   *[!0-9]*|'') echo "usage: scripts/fuzz.sh [SECONDS | -runs=N] [TARGET...]" >&2; exit 2 ;;
   *) limit=(-max_total_time="$budget") ;;
 esac
+read -r -a extra <<<"${KBRAIN_FUZZ_ARGS:-}"
+limit+=("${extra[@]}")
 cxx="${KBRAIN_FUZZ_CXX:-$(command -v clang++ || true)}"
 [ -n "$cxx" ] || { echo "[fuzz] clang++ not found: run scripts/setup_deps.sh" >&2; exit 1; }
 cmake -S "$here/tests/fuzz" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE= >/dev/null

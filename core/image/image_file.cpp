@@ -60,17 +60,28 @@ Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels) 
     throw ImageError(fmt::format("{}: {} x {} = {} pixels; at most {}", name, w, h, std::int64_t(w) * h, max_pixels));
   require_whole_bmp(f.get(), name);
   std::fseek(f.get(), 0, SEEK_SET);
-  std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_file(f.get(), &w, &h, &comp, 3), &stbi_image_free);
+  // The file's own channels (request 0), made RGB below: stb 2022-09-08 converts a 16-bit PGM to 3 channels with
+  // its 8-bit routine and then reads past the end of that buffer (found by tests/fuzz; docs/testing.md).
+  std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_file(f.get(), &w, &h, &comp, 0), &stbi_image_free);
   if (!data) throw ImageError(fmt::format("{}: the image cannot be decoded: {}", name, stb_reason()));
+  if (comp < 1 || comp > 4) throw ImageError(fmt::format("{}: {} channels per pixel; 1 to 4 expected", name, comp));
   Rgb8Image img;
   img.width = w;
   img.height = h;
   img.rgb.resize(static_cast<std::size_t>(img.pixels()) * 3);
   // stb returns the top row first whatever the format (it flips bottom-up BMPs); BMP file order is bottom row first.
-  const std::size_t row = static_cast<std::size_t>(w) * 3;
-  for (std::int64_t y = 0; y < h; ++y)
-    std::memcpy(img.rgb.data() + static_cast<std::size_t>(y) * row,
-                data.get() + static_cast<std::size_t>(h - 1 - y) * row, row);
+  // Grey (and grey + alpha) becomes three equal channels, alpha is dropped: what stb's own conversion does.
+  const std::size_t width = static_cast<std::size_t>(w), channels = static_cast<std::size_t>(comp);
+  for (std::int64_t y = 0; y < h; ++y) {
+    const stbi_uc* src = data.get() + static_cast<std::size_t>(h - 1 - y) * width * channels;
+    std::uint8_t* dst = img.rgb.data() + static_cast<std::size_t>(y) * width * 3;
+    for (std::size_t x = 0; x < width; ++x, src += channels, dst += 3) {
+      const bool colour = channels >= 3;
+      dst[0] = src[0];
+      dst[1] = colour ? src[1] : src[0];
+      dst[2] = colour ? src[2] : src[0];
+    }
+  }
   return img;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Every model's schema, as models/registry.hpp's model_catalog() collects them, but without the model headers
-// (they need Kokkos, which the fuzz build does not have). tests/test_fuzz_catalog.cpp checks that this list names
+// (they need Kokkos, which the fuzz build does not have). tests/test_fuzz_findings.cpp checks that this list names
 // the same kinds as the registry, so a new model cannot be left out of the loader's fuzzing unnoticed.
 #include <vector>
 
