@@ -45,4 +45,13 @@ inline const std::filesystem::path& input_file(const std::uint8_t* data, std::si
   return file.write(data, size);
 }
 
+// A reader's configuration (GCaLConfig, StimulusConfig) of the given kind that names the input as its file.
+template <class Config>
+Config file_config(const char* kind, const std::uint8_t* data, std::size_t size) {
+  Config cfg;
+  cfg.kind = kind;
+  cfg.file = input_file(data, size);
+  return cfg;
+}
+
 }  // namespace kbrain::fuzz

@@ -8,9 +8,7 @@
 #include "fuzz_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  kbrain::GCaLConfig cfg;
-  cfg.kind = "file";
-  cfg.file = kbrain::fuzz::input_file(data, size);
+  const auto cfg = kbrain::fuzz::file_config<kbrain::GCaLConfig>("file", data, size);
   kbrain::fuzz::expect_only<std::runtime_error>([&] { kbrain::make_g_cal(cfg, 10); });
   return 0;
 }

@@ -9,9 +9,7 @@
 #include "fuzz_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  kbrain::StimulusConfig cfg;
-  cfg.kind = "schedule";
-  cfg.file = kbrain::fuzz::input_file(data, size);
+  const auto cfg = kbrain::fuzz::file_config<kbrain::StimulusConfig>("schedule", data, size);
   kbrain::fuzz::expect_only<std::runtime_error>([&] {
     const auto stimulus = kbrain::make_stimulus(cfg, 4, 64);
     for (std::int64_t step = 0; step < 64; ++step) (void)stimulus->uniform_current(step);
