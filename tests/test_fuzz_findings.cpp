@@ -19,11 +19,15 @@ TEST_SUITE("config") {
     CHECK(kbrain::fuzz::schema_catalog().kinds() == kbrain::model_catalog().kinds());
   }
 
-  // toml++ 3.3.0 reached __builtin_unreachable() for U+00A7 or U+032A where it looks for whitespace, and broke an
-  // assertion on a table header that cannot start a key (cmake/KbrainTomlpp.cmake patches both): now syntax errors.
-  TEST_CASE("characters that cannot start a TOML key are a ConfigError, not undefined behaviour") {
-    for (const std::string text : {"name = \"t\"\n\xc2\xa7 = 1\n", "\xcc\xaa", "name = \"a\" \xef\xb0\x80\n",
-                                   "[|x]\n", "[[[1]]]\n", "[[=\n"}) {
+  // toml++ 3.3.0 reached __builtin_unreachable() for U+00A7 or U+032A where it looks for whitespace, and broke its
+  // own preconditions on a table header that cannot start a key and on deep "[[[" nesting (cmake/KbrainTomlpp.cmake
+  // patches both): now syntax errors.
+  TEST_CASE("inputs that broke toml++ 3.3.0 are a ConfigError, not undefined behaviour") {
+    const std::string deep = "name =" + std::string(19, '[') + "}" + std::string(42, '[') + "_" +
+                             std::string(20, '[') + "\"\n";
+    for (const std::string& text : std::vector<std::string>{"name = \"t\"\n\xc2\xa7 = 1\n", "\xcc\xaa",
+                                                             "name = \"a\" \xef\xb0\x80\n", "[|x]\n", "[[[1]]]\n",
+                                                             "[[=\n", deep}) {
       CAPTURE(text);
       CHECK_THROWS_AS(kbrain::parse_model_experiment(text, "fuzz.toml"), kbrain::ConfigError);
     }

@@ -27,12 +27,15 @@ void read_int_pairs(const std::filesystem::path& file, const char* what, Check c
     std::istringstream fields(line);
     long long a = 0, b = 0;
     std::string extra;
+    const auto malformed = [&] {
+      return ConfigError(fmt::format("{}:{}: expected two integers '{}' (got \"{}\")", file.string(), number, what,
+                                     line));
+    };
     if (!(fields >> a)) {
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      throw ConfigError(fmt::format("{}:{}: expected two integers '{}' (got \"{}\")", file.string(), number, what, line));
+      throw malformed();
     }
-    if (!(fields >> b) || (fields >> extra))
-      throw ConfigError(fmt::format("{}:{}: expected two integers '{}' (got \"{}\")", file.string(), number, what, line));
+    if (!(fields >> b) || (fields >> extra)) throw malformed();
     const std::string problem = check(a, b);
     if (!problem.empty()) throw ConfigError(fmt::format("{}:{}: {}", file.string(), number, problem));
     add(a, b);

@@ -11,7 +11,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   // A folder that does not exist: file keys resolve against it and are refused, nothing on disk is read.
+  const char* source = "/nonexistent-kbrain-fuzz/experiment.toml";
   kbrain::fuzz::expect_only<kbrain::ConfigError>(
-      [&] { kbrain::parse_experiment(text, "/nonexistent-kbrain-fuzz/experiment.toml", kbrain::fuzz::schema_catalog()); });
+      [&] { kbrain::parse_experiment(text, source, kbrain::fuzz::schema_catalog()); });
   return 0;
 }
