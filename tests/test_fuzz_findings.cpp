@@ -44,4 +44,21 @@ TEST_SUITE("config") {
     CHECK(img.height == 1);
     CHECK(img.rgb == std::vector<std::uint8_t>{0, 0, 0, 255, 255, 255});
   }
+
+  // stb reserved a PNG data chunk's declared length (here 1 GiB, 2 GiB after rounding) before reading it: a file of
+  // 45 bytes asked for gigabytes. read_rgb8 now refuses a chunk longer than the rest of the file.
+  TEST_CASE("a PNG chunk longer than the file is refused before stb reserves it") {
+    const auto file = std::filesystem::temp_directory_path() / "kbrain_fuzz_finding_idat.png";
+    const std::string ihdr("\0\0\0\x0dIHDR\0\0\0\x02\0\0\0\x02\x08\x02\0\0\0\0\0\0\0", 25);
+    std::ofstream(file, std::ios::binary) << std::string("\x89PNG\r\n\x1a\n", 8) << ihdr
+                                          << std::string("\x40\0\0\0IDAT\0\0\0\0", 12);
+    std::string message;
+    try {
+      kbrain::image::read_rgb8(file, 16);
+    } catch (const kbrain::image::ImageError& e) {
+      message = e.what();
+    }
+    std::filesystem::remove(file);
+    CHECK(message.find("truncated PNG") != std::string::npos);
+  }
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -45,6 +46,26 @@ void require_whole_bmp(FILE* f, const std::string& name) {
   if (size >= 0 && size < need)
     throw ImageError(fmt::format("{}: truncated BMP: its header promises {} bytes, the file has {}", name, need, size));
 }
+
+// stb reserves a PNG data chunk's declared length before reading it (up to 1 GiB, doubled to a power of two), so a
+// file of a few bytes could ask for gigabytes (found by tests/fuzz): every chunk up to IEND must fit in the file.
+void require_whole_png_chunks(FILE* f, const std::string& name) {
+  static const unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  unsigned char h[8] = {};
+  std::fseek(f, 0, SEEK_END);
+  const long size = std::ftell(f);
+  std::fseek(f, 0, SEEK_SET);
+  if (std::fread(h, 1, sizeof h, f) != sizeof h || std::memcmp(h, kSignature, sizeof h) != 0) return;
+  for (long at = 8; at + 8 <= size; std::fseek(f, at, SEEK_SET)) {
+    if (std::fread(h, 1, sizeof h, f) != sizeof h) return;
+    const std::uint32_t length = (std::uint32_t(h[0]) << 24) | (std::uint32_t(h[1]) << 16) | (h[2] << 8) | h[3];
+    if (std::int64_t(length) + 12 > std::int64_t(size) - at)
+      throw ImageError(fmt::format("{}: truncated PNG: the chunk at byte {} declares {} bytes, the file has {} after "
+                                   "it", name, at, length, std::max<std::int64_t>(0, std::int64_t(size) - at - 12)));
+    at += 12 + static_cast<long>(length);  // length, type, data, CRC
+    if (std::memcmp(h + 4, "IEND", 4) == 0) return;
+  }
+}
 }  // namespace
 
 Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels) {
@@ -59,6 +80,7 @@ Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels) 
   if (std::int64_t(w) * std::int64_t(h) > max_pixels)
     throw ImageError(fmt::format("{}: {} x {} = {} pixels; at most {}", name, w, h, std::int64_t(w) * h, max_pixels));
   require_whole_bmp(f.get(), name);
+  require_whole_png_chunks(f.get(), name);
   std::fseek(f.get(), 0, SEEK_SET);
   // The file's own channels (request 0), made RGB below: stb 2022-09-08 converts a 16-bit PGM to 3 channels with
   // its 8-bit routine and then reads past the end of that buffer (found by tests/fuzz; docs/testing.md).
