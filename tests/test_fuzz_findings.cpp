@@ -61,4 +61,20 @@ TEST_SUITE("config") {
     std::filesystem::remove(file);
     CHECK(message.find("truncated PNG") != std::string::npos);
   }
+
+  // stb 2022-09-08 built a JPEG Huffman table from counts adding up to more than 256 codes and wrote past the table
+  // (heap corruption in the distribution's library too). read_rgb8 checks the tables first.
+  TEST_CASE("a JPEG Huffman table of more than 256 codes is refused before stb builds it") {
+    const auto file = std::filesystem::temp_directory_path() / "kbrain_fuzz_finding_dht.jpg";
+    std::ofstream(file, std::ios::binary)
+        << std::string("\xff\xff\xd8\xff\xff\xc4\xb8\x00\x00\x90\x00\xff\xd8\xff\xff\xc4\xfa\xff\xff", 19);
+    std::string message;
+    try {
+      kbrain::image::read_rgb8(file, 16);
+    } catch (const kbrain::image::ImageError& e) {
+      message = e.what();
+    }
+    std::filesystem::remove(file);
+    CHECK(message.find("Huffman table") != std::string::npos);
+  }
 }

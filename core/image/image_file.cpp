@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <vector>
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -66,6 +67,35 @@ void require_whole_png_chunks(FILE* f, const std::string& name) {
     if (std::memcmp(h + 4, "IEND", 4) == 0) return;
   }
 }
+
+// stb 2022-09-08 builds a JPEG Huffman table without checking that its 16 counts add up to at most 256 codes, and
+// writes past the table for more (heap corruption; found by tests/fuzz): every DHT table in the file is checked
+// first. A DHT marker (FF C4) cannot occur inside entropy-coded data (an FF there is followed by 00 or a restart).
+void require_sane_jpeg_tables(FILE* f, const std::string& name) {
+  std::fseek(f, 0, SEEK_SET);
+  std::vector<unsigned char> d;
+  std::fseek(f, 0, SEEK_END);
+  d.resize(static_cast<std::size_t>(std::max(0L, std::ftell(f))));
+  std::fseek(f, 0, SEEK_SET);
+  d.resize(std::fread(d.data(), 1, d.size(), f));
+  std::size_t soi = 0;  // stb takes FF fill bytes before the start-of-image marker D8
+  while (soi < d.size() && d[soi] == 0xFF) ++soi;
+  if (soi == 0 || soi >= d.size() || d[soi] != 0xD8) return;  // not a JPEG
+  for (std::size_t p = 0; p + 4 <= d.size(); ++p) {
+    if (d[p] != 0xFF || d[p + 1] != 0xC4) continue;
+    // As stb reads them: tables while the segment's length (less its own 2 bytes) is not used up.
+    long left = long((std::size_t(d[p + 2]) << 8) | d[p + 3]) - 2;
+    for (std::size_t t = p + 4; left > 0 && t < d.size();) {
+      std::size_t codes = 0;  // stb reads bytes past the end of the file as 0
+      for (std::size_t i = t + 1; i <= t + 16 && i < d.size(); ++i) codes += d[i];
+      if (codes > 256)
+        throw ImageError(fmt::format("{}: corrupt JPEG: a Huffman table at byte {} has {} codes (at most 256)", name,
+                                     t, codes));
+      t += 17 + codes;
+      left -= long(17 + codes);
+    }
+  }
+}
 }  // namespace
 
 Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels) {
@@ -74,6 +104,8 @@ Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels) 
   if (!f) throw ImageError(fmt::format("{}: cannot open the image file ({})", name, std::strerror(errno)));
   int w = 0, h = 0, comp = 0;
   // The header first: a size is refused before any pixel is decoded.
+  require_sane_jpeg_tables(f.get(), name);
+  std::fseek(f.get(), 0, SEEK_SET);
   if (!stbi_info_from_file(f.get(), &w, &h, &comp))
     throw ImageError(fmt::format("{}: not a readable image (BMP, PNG, PPM, ...): {}", name, stb_reason()));
   if (w <= 0 || h <= 0) throw ImageError(fmt::format("{}: the image has no pixels ({} x {})", name, w, h));
