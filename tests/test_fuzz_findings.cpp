@@ -12,6 +12,24 @@
 #include "models/registry.hpp"
 #include "tests/fuzz/fuzz_catalog.hpp"
 
+namespace {
+
+// The ImageError message of reading `bytes` as the image file `name` ("" when it reads).
+std::string image_error_of(const std::string& name, const std::string& bytes) {
+  const auto file = std::filesystem::temp_directory_path() / name;
+  std::ofstream(file, std::ios::binary) << bytes;
+  std::string message;
+  try {
+    kbrain::image::read_rgb8(file, 16);
+  } catch (const kbrain::image::ImageError& e) {
+    message = e.what();
+  }
+  std::filesystem::remove(file);
+  return message;
+}
+
+}  // namespace
+
 TEST_SUITE("config") {
   // The fuzz build's list of model schemas is written out (it has no Kokkos for models/registry.hpp): a model
   // missing from it would not be fuzzed.
@@ -48,33 +66,18 @@ TEST_SUITE("config") {
   // stb reserved a PNG data chunk's declared length (here 1 GiB, 2 GiB after rounding) before reading it: a file of
   // 45 bytes asked for gigabytes. read_rgb8 now refuses a chunk longer than the rest of the file.
   TEST_CASE("a PNG chunk longer than the file is refused before stb reserves it") {
-    const auto file = std::filesystem::temp_directory_path() / "kbrain_fuzz_finding_idat.png";
     const std::string ihdr("\0\0\0\x0dIHDR\0\0\0\x02\0\0\0\x02\x08\x02\0\0\0\0\0\0\0", 25);
-    std::ofstream(file, std::ios::binary) << std::string("\x89PNG\r\n\x1a\n", 8) << ihdr
-                                          << std::string("\x40\0\0\0IDAT\0\0\0\0", 12);
-    std::string message;
-    try {
-      kbrain::image::read_rgb8(file, 16);
-    } catch (const kbrain::image::ImageError& e) {
-      message = e.what();
-    }
-    std::filesystem::remove(file);
+    const std::string message = image_error_of("kbrain_fuzz_finding_idat.png", std::string("\x89PNG\r\n\x1a\n", 8) +
+                                                ihdr + std::string("\x40\0\0\0IDAT\0\0\0\0", 12));
     CHECK(message.find("truncated PNG") != std::string::npos);
   }
 
   // stb 2022-09-08 built a JPEG Huffman table from counts adding up to more than 256 codes and wrote past the table
   // (heap corruption in the distribution's library too). read_rgb8 checks the tables first.
   TEST_CASE("a JPEG Huffman table of more than 256 codes is refused before stb builds it") {
-    const auto file = std::filesystem::temp_directory_path() / "kbrain_fuzz_finding_dht.jpg";
-    std::ofstream(file, std::ios::binary)
-        << std::string("\xff\xff\xd8\xff\xff\xc4\xb8\x00\x00\x90\x00\xff\xd8\xff\xff\xc4\xfa\xff\xff", 19);
-    std::string message;
-    try {
-      kbrain::image::read_rgb8(file, 16);
-    } catch (const kbrain::image::ImageError& e) {
-      message = e.what();
-    }
-    std::filesystem::remove(file);
+    const std::string message = image_error_of(
+        "kbrain_fuzz_finding_dht.jpg",
+        std::string("\xff\xff\xd8\xff\xff\xc4\xb8\x00\x00\x90\x00\xff\xd8\xff\xff\xc4\xfa\xff\xff", 19));
     CHECK(message.find("Huffman table") != std::string::npos);
   }
 }
