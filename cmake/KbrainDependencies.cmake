@@ -2,18 +2,16 @@
 find_package(fmt REQUIRED)
 find_package(Threads REQUIRED)
 
-find_path(KBRAIN_TOMLPP_INCLUDE toml++/toml.h)
 find_path(KBRAIN_CLI11_INCLUDE CLI/CLI.hpp)
 find_path(KBRAIN_RANDOM123_INCLUDE Random123/philox.h)
-foreach(_v KBRAIN_TOMLPP_INCLUDE KBRAIN_CLI11_INCLUDE KBRAIN_RANDOM123_INCLUDE)
+foreach(_v KBRAIN_CLI11_INCLUDE KBRAIN_RANDOM123_INCLUDE)
   if(NOT ${_v})
     message(FATAL_ERROR "kbrain: header for ${_v} not found; run scripts/setup_deps.sh "
-                        "(Debian: libtomlplusplus-dev libcli11-dev librandom123-dev)")
+                        "(Debian: libcli11-dev librandom123-dev)")
   endif()
 endforeach()
 
-add_library(kbrain_tomlpp INTERFACE)
-target_include_directories(kbrain_tomlpp SYSTEM INTERFACE ${KBRAIN_TOMLPP_INCLUDE})
+include(KbrainTomlpp)  # kbrain_tomlpp: a patched copy of the installed headers (faults found by fuzzing)
 add_library(kbrain_cli11 INTERFACE)
 target_include_directories(kbrain_cli11 SYSTEM INTERFACE ${KBRAIN_CLI11_INCLUDE})
 add_library(kbrain_random123 INTERFACE)

@@ -16,7 +16,9 @@ packages=(cmake g++ make pkg-config libfmt-dev libtomlplusplus-dev doctest-dev l
           python3-matplotlib  # pictures of runs and comparisons (scripts/plots, kbrain plot)
           libopenblas-dev liblapack-dev  # the host BLAS/LAPACK behind Kokkos Kernels (GEMM, solves)
           libstb-dev  # image files: SOM inputs (BMP/PNG/PPM) and weight pictures (PNG)
-          libfftw3-dev)  # FFTW3: the Galbraith decoder's host FFT (cmake/KbrainSignal.cmake)
+          libfftw3-dev  # FFTW3: the Galbraith decoder's host FFT (cmake/KbrainSignal.cmake)
+          clang libclang-rt-dev)  # fuzz targets (scripts/fuzz.sh): libFuzzer and clang's sanitizer runtimes are in
+                                  # libclang-rt-dev (libclang-rt-14-dev on Debian 12), not in the clang package
 
 missing=()
 if [ "${KBRAIN_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then

@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
+#include "core/text/int_pairs.hpp"
 #include "models/adex_costa/adex_schema.hpp"
 #include "models/runtime/record_plan.hpp"
 
@@ -50,30 +49,6 @@ T pick(const std::string& text, const std::vector<std::pair<const char*, T>>& na
   for (const auto& [name, value] : names)
     if (text == name) return value;
   return names.front().second;
-}
-
-// Pairs "a b" of non-negative integers, one per line, '#' starts a comment; `check(a, b)` returns "" or a problem.
-template <class Check, class Add>
-void read_pairs(const std::filesystem::path& file, const char* what, Check check, Add add) {
-  std::ifstream in(file);
-  if (!in) throw ConfigError(fmt::format("{}: cannot read the {} file", file.string(), what));
-  std::string line;
-  for (std::int64_t number = 1; std::getline(in, line); ++number) {
-    const auto hash = line.find('#');
-    if (hash != std::string::npos) line.erase(hash);
-    std::istringstream fields(line);
-    long long a = 0, b = 0;
-    std::string extra;
-    if (!(fields >> a)) {
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      throw ConfigError(fmt::format("{}:{}: expected two integers '{}' (got \"{}\")", file.string(), number, what, line));
-    }
-    if (!(fields >> b) || (fields >> extra))
-      throw ConfigError(fmt::format("{}:{}: expected two integers '{}' (got \"{}\")", file.string(), number, what, line));
-    const std::string problem = check(a, b);
-    if (!problem.empty()) throw ConfigError(fmt::format("{}:{}: {}", file.string(), number, problem));
-    add(a, b);
-  }
 }
 
 void read_network(const ExperimentConfig& cfg, const PlanRequest& request, AdexPlan& plan) {
@@ -119,7 +94,7 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, AdexP
       throw ConfigError(fmt::format("{}: compare.sizes cannot resize a network read from network.file",
                                     cfg.source.string()));
     plan.conn.assign(static_cast<std::size_t>(plan.synapse_slots()), 0);
-    read_pairs(
+    text::read_int_pairs(
         s.file("network.file"), "pre post",
         [&](long long i, long long j) {
           if (i < 0 || i >= plan.n_pre) return fmt::format("pre {} is out of range [0, {})", i, plan.n_pre);
@@ -172,7 +147,7 @@ void read_spikes(const ExperimentConfig& cfg, AdexPlan& plan) {
                                              plan.positions.size(), plan.phase_steps.size()));
   if (plan.pattern == Pattern::File) {
     std::vector<std::pair<std::int64_t, std::int32_t>> events;  // (step, source)
-    read_pairs(
+    text::read_int_pairs(
         s.file("spikes.file"), "source step",
         [&](long long src, long long step) {
           if (src < 0 || src >= plan.n_pre) return fmt::format("source {} is out of range [0, {})", src, plan.n_pre);

@@ -77,8 +77,9 @@ KBRAIN_ALWAYS_INLINE double simd_exp(double x) {
   p = madd(p, r, 0.5);
   p = madd(p, r, 1.0);
   const double q = p * r;  // e^r - 1
-  std::int64_t bits;
-  bits = KBRAIN_BIT_CAST(std::int64_t, t);
+  // Unsigned: the shift drops t's high bits, which overflows a signed type (undefined; the sanitizer build says so).
+  std::uint64_t bits;
+  bits = KBRAIN_BIT_CAST(std::uint64_t, t);
   bits = (bits + 1023) << 52;  // low bits of t = n (+ offset that shifts out): 2^n
   double scale;
   scale = KBRAIN_BIT_CAST(double, bits);
@@ -102,8 +103,8 @@ KBRAIN_ALWAYS_INLINE float simd_exp(float x) {
   p = madd(p, r, 0.5f);
   p = madd(p, r, 1.0f);
   const float q = p * r;  // e^r - 1
-  std::int32_t bits;
-  bits = KBRAIN_BIT_CAST(std::int32_t, t);
+  std::uint32_t bits;  // unsigned, as in the double version
+  bits = KBRAIN_BIT_CAST(std::uint32_t, t);
   bits = (bits + 127) << 23;
   float scale;
   scale = KBRAIN_BIT_CAST(float, bits);

@@ -1,6 +1,6 @@
 #include "models/olive/olive_schema.hpp"
 
-#include "models/olive/cell/io_state.hpp"
+#include "models/olive/cell/io_vars.hpp"
 
 namespace kbrain::olive {
 
