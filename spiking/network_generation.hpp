@@ -9,8 +9,9 @@
 //     (seed, post, k); self and repeats skipped), then the choices are transposed into rows (atomic counts, scan,
 //     atomic cursors) and each row is sorted, which makes the order independent of the atomics (on the host: a
 //     two-level counting sort, no atomics and no sort).
-// Repeats are found with a bitmap on the host; on GPUs a thread searches its own choices (column-major, so a warp's
-// reads are coalesced), which beats a per-thread bitmap there.
+// Repeats are found with a bitmap on the host; on GPUs, where a bitmap of N bits per thread does not fit, a thread
+// searches its own choices (column-major, so a warp's reads are coalesced): O(K^2) per neuron, fine for the
+// in-degrees of the studies (docs/performance.md has the time at K = 200), slow for K in the thousands.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
