@@ -1,6 +1,8 @@
 // Google Benchmark: spiking-network kernels per backend, float/double:
 //   point_step/<backend>/<real>/<model>/<N>   one full network step of COBA (LIF) or COBAHH (HH), N neurons,
 //                                             80 synapses per neuron, in the self-sustained regime
+//   point_step_launched/cuda/...              the same with every step's kernels launched one by one (the
+//                                             product replays a recorded step: a CUDA graph)
 //   spike_delivery/<backend>/<N>               delivery of N/100 spikes x 80 synapses into the ring (fixed point)
 // Counters: ns_per_neuron_step, synaptic_events_per_second.
 #include <benchmark/benchmark.h>
@@ -69,10 +71,11 @@ void bm_point_phases(benchmark::State& state, const point::PointSetup& setup) {
   state.counters["us_deliver"] = 1e6 * t[2] / double(steps);
 }
 
-template <class Backend, class Real>
+template <class Backend, class Real, bool Replay = true>
 void bm_point_step(benchmark::State& state, std::string set_name, std::int64_t neurons, int in_degree = 80) {
   const auto setup = bench_setup(set_name, neurons, in_degree);
-  point::PointNetworkSimulation<Backend, Real> sim(setup);
+  point::PointNetworkSimulation<Backend, Real, Backend::is_gpu, point::NoStepProbe, Replay> sim(setup);
+  sim.enable_spike_log();  // as the runner does: the host drains the log when it could overflow
   for (int n = 0; n < 200; ++n) sim.step();  // past the initial transient
   std::int64_t steps = 0;
   const std::int64_t spikes_before = sim.total_spikes();
@@ -82,6 +85,7 @@ void bm_point_step(benchmark::State& state, std::string set_name, std::int64_t n
   }
   sim.fence();
   const std::int64_t spikes = sim.total_spikes() - spikes_before;
+  state.counters["replayed"] = sim.replays_steps() ? 1 : 0;
   state.counters["ns_per_neuron_step"] = benchmark::Counter(
       double(neurons) * double(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["synaptic_events_per_second"] =
@@ -102,7 +106,7 @@ void bm_delivery(benchmark::State& state, std::int64_t neurons) {
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring("bench_ring", 2, neurons);
   Kokkos::View<long long*, Mem> counters("bench_counters", spiking::kSpikeCounters);
   Kokkos::deep_copy(Kokkos::subview(counters, int(spiking::StepSpikes)), static_cast<long long>(count));
-  spiking::SpikeDeliverFunctor<Exec> f{syn, list, counters, ring, 0, 1, 2};
+  spiking::SpikeDeliverFunctor<Exec> f{syn, list, counters, ring, spiking::make_step_clock<Mem>(0), 1, 2};
   const int league = Backend::is_gpu ? 2048 : std::max(1, kx::concurrency<Exec>());
   for (auto _ : state) {
     Kokkos::parallel_for("kbrain::bench::deliver", Kokkos::TeamPolicy<Exec>(league, Kokkos::AUTO), f);
@@ -126,6 +130,14 @@ void register_backend() {
       benchmark::RegisterBenchmark(("point_step/" + b + "/double/" + tag).c_str(),
                                    [=](benchmark::State& s) { bm_point_step<Backend, double>(s, set, n); })
           ->Unit(benchmark::kMicrosecond)->UseRealTime();
+      if (is_detected_v<point::StepGraphOf, Backend>) {
+        benchmark::RegisterBenchmark(("point_step_launched/" + b + "/float/" + tag).c_str(),
+                                     [=](benchmark::State& s) { bm_point_step<Backend, float, false>(s, set, n); })
+            ->Unit(benchmark::kMicrosecond)->UseRealTime();
+        benchmark::RegisterBenchmark(("point_step_launched/" + b + "/double/" + tag).c_str(),
+                                     [=](benchmark::State& s) { bm_point_step<Backend, double, false>(s, set, n); })
+            ->Unit(benchmark::kMicrosecond)->UseRealTime();
+      }
     }
     if (n == 1000000) {  // the issue 7 target: COBAHH, 1M neurons x 200 synapses, float
       benchmark::RegisterBenchmark(("point_step/" + b + "/float/cobahh_k200/1000000").c_str(),

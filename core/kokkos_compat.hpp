@@ -4,6 +4,7 @@
 //  - concurrency(): static in 3.x, member in 4.x (calling it on an instance works for both)
 //  - 64-bit integer atomics: 3.x implements *signed* 64-bit atomic adds on CUDA as a compare-and-swap loop
 //    (atomic_add_i64 / atomic_increment_i64 go through unsigned long long, which maps to the native instruction)
+//  - light_weight(policy): Kokkos::Experimental::require with the HintLightWeight work-item property
 #include <Kokkos_Core.hpp>
 
 #ifndef KOKKOS_VERSION
@@ -59,6 +60,14 @@ KOKKOS_INLINE_FUNCTION long long atomic_increment_i64(long long* p) {
 }
 KOKKOS_INLINE_FUNCTION long atomic_increment_i64(long* p) {
   return static_cast<long>(Kokkos::atomic_fetch_add(reinterpret_cast<unsigned long long*>(p), 1ULL));
+}
+
+// A policy whose functor reaches the kernel as its parameter (up to 4 KiB) instead of through constant memory:
+// on CUDA a constant-memory launch (Kokkos' default above 512 bytes) first waits for the previous such launch to
+// finish, a host round trip per launch, and cannot be recorded into a graph.
+template <class Policy>
+auto light_weight(const Policy& policy) {
+  return Kokkos::Experimental::require(policy, Kokkos::Experimental::WorkItemProperty::HintLightWeight);
 }
 
 }  // namespace kbrain::kx

@@ -1,18 +1,22 @@
 #pragma once
-// Per-step spike handling on a backend, without a host synchronisation per step:
+// Per-step spike handling on a backend, without a host synchronisation per step. The step index comes from the
+// backend's step clock (spiking/step_clock.hpp), so a step's launches do not change from step to step:
+//  - SpikeSink: where a neuron kernel (and the Poisson sources' kernel) puts its spikes. On GPUs (append) each
+//    spike takes its list slot, and a neuron's spike its log slot, by an atomic increment inside the neuron kernel
+//    itself (no pass over flags; the list is unordered: delivery sums integers, so the order does not matter, and
+//    the host sorts the drained log). On CPUs (flags) it writes a flag per neuron for SpikeCompactFunctor;
 //  - SpikeCompactFunctor: parallel_scan over the spike flags -> the step's spike list, in ascending index order
 //    (deterministic; no atomics). Its final pass also stores the step's spike counts in the device counters and
 //    appends the neuron spikes to the device spike log;
-//  - AtomicAppendFunctor (GPU default): one pass over the flags; each spike takes its list slot (and, for a
-//    neuron, its log slot) with an atomic increment. One light kernel instead of the scan's passes; the list is
-//    then unordered (delivery sums integers, so the order does not matter) and the host sorts the drained log;
-//  - StepAdvanceFunctor: one thread that moves the log and total counters on;
+//  - advance_step: one thread moves the log and total counters and the step clock on, inside the step's last
+//    kernel (a delivery functor), or in StepAdvanceFunctor when no delivery runs;
 //  - SpikeDeliverFunctor: a fixed league of teams loops over the step's spikes (the count is read on the device),
 //    the team's threads over the outgoing synapses, each adding its fixed-point weight into the target's ring slot
-//    for step + 1 + delay (integer atomics, native 64-bit: order-independent sums);
+//    for step + 1 + delay (integer atomics, native 64-bit: order-independent sums); SpikeDeliverWarpsFunctor is the
+//    same with a warp for a team (GPUs);
 //  - DenseDeliverFunctor: for dense neuron->neuron storage, one thread per target sums the weight-matrix column
 //    entries of the step's spiking neurons (coalesced row reads, no atomics, fixed order);
-//  - PoissonFlagFunctor: source s spikes at step n when uniform(seed, s, n) < rate * dt.
+//  - PoissonSourcesFunctor: source s spikes at step n when uniform(seed, s, n) < rate * dt.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -20,15 +24,44 @@
 #include "core/kokkos_compat.hpp"
 #include "spiking/counter_draws.hpp"
 #include "spiking/device_synapses.hpp"
+#include "spiking/step_clock.hpp"
 
 namespace kbrain::spiking {
 
 // Slots of the device counter array of a network simulation. The step's counts alternate between two pairs by
-// step parity (StepSpikes + 2 * (step & 1), +1 for the neuron spikes); the advance kernel zeroes the next step's
-// pair, so a compaction that accumulates (rather than stores) its counts needs no extra launch.
+// step parity (StepSpikes + 2 * (step & 1), +1 for the neuron spikes); advance_step zeroes the next step's pair,
+// so a compaction that accumulates (rather than stores) its counts needs no extra launch.
 enum SpikeCounter : int { LogUsed = 0, TotalSpikes = 1, LogOverflow = 2, StepSpikes = 3, StepNeuronSpikes = 4,
                           kSpikeCounters = 7 };
 KOKKOS_INLINE_FUNCTION int step_counter(int step) { return StepSpikes + 2 * (step & 1); }
+
+template <class Mem>
+struct SpikeSink {
+  Kokkos::View<int*, Mem> flags;  // flags: 1 if index i spiked this step
+  Kokkos::View<int*, Mem> list;   // append: the step's spikes, unordered
+  Kokkos::View<long long*, Mem> counters;
+  Kokkos::View<int*, Mem> log;    // pairs (updates done, neuron); extent 0: no log
+  long long log_capacity = 0;     // events
+  int neurons = 0;                // indices below are neurons (logged), the rest Poisson sources
+  bool append = false;
+
+  KOKKOS_INLINE_FUNCTION void emit(const int i, const bool spike, const int step) const {
+    if (!append) {
+      flags(i) = spike ? 1 : 0;
+      return;
+    }
+    if (!spike) return;
+    const int slot = step_counter(step);
+    list(kx::atomic_increment_i64(&counters(slot))) = i;
+    if (i < neurons) {
+      const long long at = counters(LogUsed) + kx::atomic_increment_i64(&counters(slot + 1));
+      if (log_capacity > 0 && at < log_capacity) {
+        log(2 * at) = step + 1;  // logged as updates done
+        log(2 * at + 1) = i;
+      }
+    }
+  }
+};
 
 template <class Mem>
 struct SpikeCompactFunctor {
@@ -39,18 +72,19 @@ struct SpikeCompactFunctor {
   long long log_capacity = 0;   // events
   int size = 0;                 // flags to scan (neurons + sources)
   int neurons = 0;
-  int step = 0;                 // logged with each spike (the network logs updates done)
-  int slot = StepSpikes;        // step_counter(step)
+  StepClock<Mem> clock;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i, int& offset, const bool final) const {
     const int f = flags(i);
     if (final) {
+      const int step = clock.later_kernel_step();
+      const int slot = step_counter(step);
       if (f) {
         list(offset) = i;
         if (i < neurons && log_capacity > 0) {
           const long long at = counters(LogUsed) + offset;
           if (at < log_capacity) {
-            log(2 * at) = step;
+            log(2 * at) = step + 1;  // logged as updates done
             log(2 * at + 1) = i;
           }
         }
@@ -62,44 +96,30 @@ struct SpikeCompactFunctor {
   }
 };
 
+// The step's bookkeeping, by one thread of its last kernel: zero the next step's count pair, add the step's
+// spikes to the total and its neuron spikes to the log's fill, and move the clock to the next step.
 template <class Mem>
-struct AtomicAppendFunctor {
-  Kokkos::View<const int*, Mem> flags;
-  Kokkos::View<int*, Mem> list;
-  Kokkos::View<long long*, Mem> counters;  // the step's pair (slot, slot + 1) starts at 0
-  Kokkos::View<int*, Mem> log;
-  long long log_capacity = 0;
-  int neurons = 0, step = 0, slot = StepSpikes;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    if (!flags(i)) return;
-    list(kx::atomic_increment_i64(&counters(slot))) = i;
-    if (i < neurons) {
-      const long long at = counters(LogUsed) + kx::atomic_increment_i64(&counters(slot + 1));
-      if (log_capacity > 0 && at < log_capacity) {
-        log(2 * at) = step;
-        log(2 * at + 1) = i;
-      }
-    }
+KOKKOS_INLINE_FUNCTION void advance_step(const Kokkos::View<long long*, Mem>& counters, const long long log_capacity,
+                                         const StepClock<Mem>& clock) {
+  const int slot = step_counter(clock.later_kernel_step());
+  const int next = slot == StepSpikes ? StepSpikes + 2 : StepSpikes;
+  counters(next) = 0;
+  counters(next + 1) = 0;
+  counters(TotalSpikes) += counters(slot);
+  if (log_capacity > 0) {
+    const long long used = counters(LogUsed) + counters(slot + 1);
+    if (used > log_capacity) counters(LogOverflow) = 1;
+    counters(LogUsed) = used > log_capacity ? log_capacity : used;
   }
-};
+  clock.advance();
+}
 
 template <class Mem>
 struct StepAdvanceFunctor {
   Kokkos::View<long long*, Mem> counters;
   long long log_capacity = 0;
-  int slot = StepSpikes;  // this step's pair; the other pair (the next step's) is zeroed
-  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
-    const int next = slot == StepSpikes ? StepSpikes + 2 : StepSpikes;
-    counters(next) = 0;
-    counters(next + 1) = 0;
-    counters(TotalSpikes) += counters(slot);
-    if (log_capacity > 0) {
-      const long long used = counters(LogUsed) + counters(slot + 1);
-      if (used > log_capacity) counters(LogOverflow) = 1;
-      counters(LogUsed) = used > log_capacity ? log_capacity : used;
-    }
-  }
+  StepClock<Mem> clock;
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const { advance_step(counters, log_capacity, clock); }
 };
 
 template <class Exec>
@@ -108,12 +128,17 @@ struct SpikeDeliverFunctor {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   DeviceSynapses<Mem> syn;
   Kokkos::View<const int*, Mem> list;
-  Kokkos::View<const long long*, Mem> counters;  // counters(counter): entries of list
+  Kokkos::View<long long*, Mem> counters;  // counters(step_counter(step)): entries of list
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * receptors + receptor, neuron)
-  int step = 0, slots = 1, receptors = 2, counter = StepSpikes;
+  StepClock<Mem> clock;
+  int slots = 1, receptors = 2;
+  bool last_of_step = false;  // the step's last kernel: one thread runs advance_step
+  long long log_capacity = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const long long count = counters(counter);
+    const int step = clock.later_kernel_step();
+    if (last_of_step && team.league_rank() == 0 && team.team_rank() == 0) advance_step(counters, log_capacity, clock);
+    const long long count = counters(step_counter(step));
     for (long long s = team.league_rank(); s < count; s += team.league_size()) {
       const int pre = list(s);
       const std::int64_t begin = syn.offsets(pre), end = syn.offsets(pre + 1);
@@ -126,15 +151,53 @@ struct SpikeDeliverFunctor {
   }
 };
 
+// The GPU form of SpikeDeliverFunctor: each warp (32 consecutive indices) takes the step's spikes in turn, its
+// lanes the spike's synapses. A plain f(i) functor, so that it can go through the backend's chained launch (the
+// step's kernels then overlap each other's launch), and with no team scratch or team size to choose.
+template <class Mem>
+struct SpikeDeliverWarpsFunctor {
+  DeviceSynapses<Mem> syn;
+  Kokkos::View<const int*, Mem> list;
+  Kokkos::View<long long*, Mem> counters;  // counters(step_counter(step)): entries of list
+  Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * receptors + receptor, neuron)
+  StepClock<Mem> clock;
+  int slots = 1, receptors = 2;
+  bool last_of_step = false;  // the step's last kernel: index 0 runs advance_step
+  long long log_capacity = 0;
+  int warps = 1;  // indices / 32
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const int step = clock.later_kernel_step();
+    if (last_of_step && i == 0) advance_step(counters, log_capacity, clock);
+    const long long count = counters(step_counter(step));
+    const int lane = i & 31;
+    for (long long s = i >> 5; s < count; s += warps) {
+      const int pre = list(s);
+      const std::int64_t end = syn.offsets(pre + 1);
+      for (std::int64_t k = syn.offsets(pre) + lane; k < end; k += 32) {
+        const int dr = syn.delay_receptor(k);
+        const int slot = (step + 1 + (dr >> 1)) % slots;
+        kx::atomic_add_i64(&ring(slot * receptors + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
+      }
+    }
+  }
+};
+
 template <class Mem>
 struct DenseDeliverFunctor {
   DenseSynapses<Mem> dense;
   Kokkos::View<const int*, Mem> list;
-  Kokkos::View<const long long*, Mem> counters;  // counters(counter): entries of list; +1: how many are neurons
+  Kokkos::View<long long*, Mem> counters;  // counters(step_counter(step)): entries of list; +1: how many are neurons
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;
-  int step = 0, slots = 1, receptors = 2, counter = StepSpikes;
+  StepClock<Mem> clock;
+  int slots = 1, receptors = 2;
+  bool last_of_step = false;  // the step's last kernel: thread 0 runs advance_step
+  long long log_capacity = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int post) const {
+    const int step = clock.later_kernel_step();
+    if (last_of_step && post == 0) advance_step(counters, log_capacity, clock);
+    const int counter = step_counter(step);
     if (counters(counter + 1) == 0) return;
     const long long count = counters(counter);
     long long sum[kMaxReceptors] = {0, 0};
@@ -149,15 +212,18 @@ struct DenseDeliverFunctor {
 };
 
 template <class Mem>
-struct PoissonFlagFunctor {
-  Kokkos::View<int*, Mem> flags;
-  int first = 0;  // flag index of source 0 (= neurons)
+struct PoissonSourcesFunctor {
+  SpikeSink<Mem> sink;
+  int first = 0;           // index of source 0 (= neurons)
   double probability = 0;  // rate * dt
   std::uint64_t seed = 0;
-  int step = 0;
+  StepClock<Mem> clock;
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
-    flags(first + s) = draw_uniform(seed, Purpose::Poisson, static_cast<std::uint64_t>(s),
-                                    static_cast<std::uint64_t>(step)) < probability ? 1 : 0;
+    const int step = clock.later_kernel_step();
+    sink.emit(first + s,
+              draw_uniform(seed, Purpose::Poisson, static_cast<std::uint64_t>(s), static_cast<std::uint64_t>(step)) <
+                  probability,
+              step);
   }
 };
 

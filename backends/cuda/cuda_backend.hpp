@@ -3,6 +3,7 @@
 
 #include "backends/cuda/cuda_chained_launch.hpp"
 #include "backends/cuda/cuda_peer_transport.hpp"
+#include "backends/cuda/cuda_step_graph.hpp"
 #include "backends/hardware_info.hpp"
 
 namespace kbrain {
@@ -22,6 +23,9 @@ struct CudaBackend {
   // Launches of one index per thread that overlap the previous launch's tail (programmatic dependent launch,
   // Hopper and later): the one-step-per-launch IO step uses it. Optional trait, like peer_transport.
   using chained_launch = CudaChainedLaunch;
+  // A step's launches recorded once as a CUDA graph and replayed every step (small networks are bound by
+  // launches): the point-neuron networks use it. Optional trait.
+  using step_graph = CudaStepGraph;
   static constexpr const char* name = "cuda";
   static constexpr bool is_gpu = true;
   static HardwareInfo describe() { return describe_cuda_device(Kokkos::Cuda().cuda_device()); }

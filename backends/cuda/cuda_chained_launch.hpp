@@ -6,9 +6,9 @@
 // tail. Results are those of ordinary launches, bit for bit (test io_chained_launch); on the H200 the 1M-cell double
 // mesh step is 0.7 % faster than with Kokkos::parallel_for (docs/journal/2026-11-22-issue3-pass8.md).
 // An optional backend trait (CudaBackend::chained_launch): models launch through it where a backend declares one.
-// It launches a plain kernel on the stream of Kokkos' default Cuda instance, so it is ordered with every Kokkos
-// operation there; the functor is passed as the kernel's parameter (at most 4 KiB) and must be callable as f(i)
-// on the device.
+// It launches a plain kernel on the stream of Kokkos' default Cuda instance (or of the instance given), so it is
+// ordered with every Kokkos operation there; the functor is passed as the kernel's parameter (at most 4 KiB) and
+// must be callable as f(i) on the device. Launches recorded into a CUDA graph keep their programmatic edges.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -71,6 +71,12 @@ struct CudaChainedLaunch {
   // RangePolicy<Cuda, LaunchBounds<MaxThreads, MinBlocks>>). Asynchronous, like Kokkos::parallel_for.
   template <int MaxThreads, int MinBlocks, class F>
   static void parallel_for(const F& f, const int begin, const int end) {
+    parallel_for<MaxThreads, MinBlocks>(f, begin, end, Kokkos::Cuda());
+  }
+
+  // The same on the stream of an execution-space instance (a step being recorded: backends/cuda/cuda_step_graph.hpp).
+  template <int MaxThreads, int MinBlocks, class F>
+  static void parallel_for(const F& f, const int begin, const int end, const Kokkos::Cuda& exec) {
     static_assert(sizeof(F) <= 4096, "the functor is passed as a kernel parameter (4 KiB at most)");
     if (end <= begin) return;
     auto* kernel = detail::chained_range_kernel<MaxThreads, MinBlocks, F>;
@@ -79,7 +85,7 @@ struct CudaChainedLaunch {
     }();
     (void)configured;
     const detail::ProgrammaticLaunch launch(dim3(static_cast<unsigned>((end - begin + MaxThreads - 1) / MaxThreads)),
-                                            dim3(1, MaxThreads), Kokkos::Cuda().cuda_stream());
+                                            dim3(1, MaxThreads), exec.cuda_stream());
     const cudaError_t e = cudaLaunchKernelEx(&launch.config, kernel, f, std::int64_t(begin), std::int64_t(end));
     if (e != cudaSuccess) throw std::runtime_error(std::string("chained kernel launch failed: ") + cudaGetErrorString(e));
   }

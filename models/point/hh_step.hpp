@@ -108,10 +108,10 @@ struct HhStepFunctor {
       s.ge(i) = exponential ? ge * c.decay_e : ge - dt * ge / c.tau_e;
       s.gi(i) = exponential ? gi * c.decay_i : gi - dt * gi / c.tau_i;
     }
-    const bool nr = in.step - s.last_spike(i) >= c.refractory_steps;
+    const bool nr = in.step() - s.last_spike(i) >= c.refractory_steps;
     const bool spike = nr && v_new > c.v_th;
-    if (spike) s.last_spike(i) = in.step;
-    in.spiked(i) = spike ? 1 : 0;
+    if (spike) s.last_spike(i) = in.step();
+    in.emit(i, spike);
     s.v(i) = v_new;
   }
 };

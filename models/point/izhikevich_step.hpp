@@ -41,9 +41,9 @@ struct IzhikevichStepFunctor {
     if (spike) {
       v = s.c(i);
       u += s.d(i);
-      s.last_spike(i) = in.step;
+      s.last_spike(i) = in.step();
     }
-    in.spiked(i) = spike ? 1 : 0;
+    in.emit(i, spike);
     s.v(i) = v;
     s.u(i) = u;
   }

@@ -127,7 +127,7 @@ struct LifStepFunctor {
     }
     const Real I = in.current(i);
     const int last = s.last_spike(i);
-    const bool nr = in.step - last >= c.refractory_steps;
+    const bool nr = in.step() - last >= c.refractory_steps;
     const Real nrf = nr ? Real(1) : Real(0);
     const Real dt = c.dt;
     LifVars<Real> y;
@@ -156,9 +156,9 @@ struct LifStepFunctor {
     const bool spike = nr && y.v > c.v_th;
     if (spike) {
       y.v = c.v_reset;
-      s.last_spike(i) = in.step;
+      s.last_spike(i) = in.step();
     }
-    in.spiked(i) = spike ? 1 : 0;
+    in.emit(i, spike);
     s.v(i) = y.v;
     if (s.ge.extent(0) != 0) {
       s.ge(i) = y.ge;

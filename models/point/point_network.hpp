@@ -1,15 +1,22 @@
 #pragma once
-// Drives a network of point neurons on one backend. One step, all launched without waiting for the device:
-//   1. neuron kernel: take this step's arrivals from the ring, integrate, threshold, reset, write spike flags;
-//   2. Poisson sources write their flags (after the neurons);
-//   3. the flags become the step's spike list, with the step's counts in device counters and the neuron spikes
-//      appended to the device spike log: on CPUs by a parallel_scan (ascending index, deterministic), on GPUs by one
-//      pass with an atomic increment per spike (unordered; the host sorts the drained log). A block-wise team
-//      compaction was tried and was slower (docs/journal/2026-11-22-cobahh-1m-f8edf49.md);
-//   4. a one-thread kernel moves the log and total counters on;
-//   5. a fixed league of teams (the count is read on the device) adds each spike's CSR synapses' fixed-point
-//      weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the weight
-//      matrix column of the step's spiking neurons instead.
+// Drives a network of point neurons on one backend. One step, all launched without waiting for the device, the
+// step index read on the device from a step clock (spiking/step_clock.hpp), so that every step issues the same
+// launches:
+//   1. neuron kernel: take this step's arrivals from the ring, integrate, threshold, reset, and put the spikes in
+//      the step's spike sink: on GPUs each spike is appended to the spike list (and a neuron's to the device spike
+//      log) by an atomic increment in the neuron kernel itself (unordered; the host sorts the drained log); on CPUs
+//      it writes a flag;
+//   2. Poisson sources put their spikes in the same sink (after the neurons);
+//   3. CPUs only: a parallel_scan turns the flags into the step's spike list (ascending index, deterministic), its
+//      counts in device counters, the neuron spikes appended to the log. A block-wise team compaction on GPUs was
+//      tried and was slower (docs/journal/2026-11-22-cobahh-1m-f8edf49.md);
+//   4. a fixed league of teams (GPUs: warps; the count is read on the device) adds each spike's CSR synapses'
+//      fixed-point weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the
+//      weight matrix column of the step's spiking neurons instead. One thread of the step's last kernel moves the
+//      log and total counters and the clock on (a kernel of its own when nothing is delivered).
+// Where the backend declares a step graph (CUDA), the step's launches are recorded once and replayed every step:
+// a small network's step is bound by launches, not work (docs/performance.md, "Small spiking networks"). Its
+// kernels of one index per thread go through the backend's chained launch where it has one (Hopper and later).
 // The host synchronises only to drain the spike log, and before the log could overflow (it counts the steps that
 // are safe even if every neuron spiked in each). The ring has max_delay + 1 slots per receptor; integer sums make
 // every backend deliver identical input.
@@ -21,6 +28,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/detected.hpp"
 #include "core/kokkos_compat.hpp"
 #include "models/point/hh_step.hpp"
 #include "models/point/izhikevich_step.hpp"
@@ -29,6 +37,7 @@
 #include "models/point/point_state.hpp"
 #include "spiking/generated_synapses.hpp"
 #include "spiking/spike_exchange.hpp"
+#include "spiking/step_clock.hpp"
 
 namespace kbrain::point {
 
@@ -42,14 +51,37 @@ struct NoStepProbe {
   void lap(StepPhase) {}
 };
 
+// The backend's step graph and chained launch (optional traits), and the launch-as-you-go stand-in for backends
+// without a step graph.
+template <class Backend>
+using StepGraphOf = typename Backend::step_graph;
+template <class Backend>
+using PointChainedLaunchOf = typename Backend::chained_launch;
+
+template <class Exec>
+struct DirectSteps {
+  Exec exec() const { return Exec(); }
+  bool recorded() const { return false; }
+  template <class Launch>
+  bool record(Launch&&) { return false; }
+  void replay() {}
+  template <class Launch>
+  void launch(Launch&& launch) { launch(Exec()); }
+};
+
 // AtomicAppend: spike lists by atomic append (default on GPUs) or by parallel_scan (default on CPUs); both deliver
-// the same input. Probe: NoStepProbe, or a benchmark's.
-template <class Backend, class Real, bool AtomicAppend = Backend::is_gpu, class Probe = NoStepProbe>
+// the same input. Probe: NoStepProbe, or a benchmark's (a probe sees each phase, so its steps are not recorded).
+// Replay: record the step once and replay it where the backend declares a step graph (benchmarks compare false).
+template <class Backend, class Real, bool AtomicAppend = Backend::is_gpu, class Probe = NoStepProbe,
+          bool Replay = true>
 class PointNetworkSimulation {
  public:
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  static constexpr bool kReplays =
+      Replay && is_detected_v<StepGraphOf, Backend> && std::is_same<Probe, NoStepProbe>::value;
+  using Steps = std::conditional_t<kReplays, detected_or_t<DirectSteps<Exec>, StepGraphOf, Backend>, DirectSteps<Exec>>;
 
   explicit PointNetworkSimulation(const PointSetup& setup)
       : params_(setup.params),
@@ -80,7 +112,11 @@ class PointNetworkSimulation {
     slots_ = synapses_.max_delay + 1;
     counters_ = Kokkos::View<long long*, Mem>("spike_counters", spiking::kSpikeCounters);
     counters_host_ = Kokkos::create_mirror_view(counters_);
-    deliver_league_ = Backend::is_gpu ? 2048 : std::max(1, kx::concurrency<Exec>());
+    clock_ = spiking::make_step_clock<Mem>(0);
+    // GPUs: warps that take the step's spikes in turn, about one per 8 neurons (a small network's step then
+    // schedules few blocks; a large one has as many warps in flight as the old 2048 teams of 64 threads).
+    deliver_league_ = Backend::is_gpu ? static_cast<int>(std::clamp<std::int64_t>(neurons_ / 8, 64, 8192))
+                                      : std::max(1, kx::concurrency<Exec>());
     ring_ = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("spike_ring", slots_ * receptors_, neurons_);
     flags_ = Kokkos::View<int*, Mem>("spike_flags", neurons_ + sources_);
     list_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_list"),
@@ -89,12 +125,14 @@ class PointNetworkSimulation {
   }
 
   // Keep every neuron spike in a device log of `capacity` events (default: room for 64 steps of every neuron
-  // spiking on a GPU, 2 on the CPU, within [2^16, 2^26]); drain_spikes() empties it. The host moves it into its
-  // own buffer before it could overflow; the fewer steps fit, the more often the host has to wait for the device.
+  // spiking on a GPU, 2 on the CPU, within [2^20 (GPU) or 2^16, 2^26]); drain_spikes() empties it. The host moves
+  // it into its own buffer before it could overflow; the fewer steps fit, the more often the host has to wait for
+  // the device. Before the first step (a recorded step keeps the log it was recorded with).
   void enable_spike_log(std::int64_t capacity = 0) {
+    if (steps_done_ > 0) throw std::logic_error("enable_spike_log after the first step");
     if (capacity <= 0)
-      capacity = std::clamp<std::int64_t>((Backend::is_gpu ? 64 : 2) * neurons_, std::int64_t(1) << 16,
-                                          std::int64_t(1) << 26);
+      capacity = std::clamp<std::int64_t>((Backend::is_gpu ? 64 : 2) * neurons_,
+                                          std::int64_t(1) << (Backend::is_gpu ? 20 : 16), std::int64_t(1) << 26);
     log_capacity_ = std::max<std::int64_t>(capacity, neurons_);
     log_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_log"), 2 * log_capacity_);
     log_safe_steps_ = 0;
@@ -104,51 +142,20 @@ class PointNetworkSimulation {
 
   // Advances one step (asynchronously on a GPU).
   void step() {
-    probe_.begin();
     if (steps_done_ >= INT32_MAX - 1) throw std::runtime_error("more than 2^31-2 steps in one run");
-    const int n = static_cast<int>(steps_done_);
-    StepInputs<Real, Mem> in;
-    in.ring = ring_;
-    in.slot_row = (n % slots_) * receptors_;
-    for (int r = 0; r < spiking::kMaxReceptors; ++r) in.inv_scale[r] = 1.0 / synapses_.scale[r];
-    in.i_ext = state_.i_ext;
-    in.noise_sd = state_.noise_sd;
-    in.spiked = flags_;
-    in.noise_seed = seed_;
-    in.step = n;
-    launch_neurons(in);
-    if (sources_ > 0) {
-      spiking::PoissonFlagFunctor<Mem> pf{flags_, static_cast<int>(neurons_), poisson_probability_, seed_, n};
-      Kokkos::parallel_for("kbrain::spiking::poisson", Kokkos::RangePolicy<Exec>(0, sources_), pf);
-    }
-    probe_.lap(StepPhase::Neurons);
-    const int size = static_cast<int>(neurons_ + sources_);
-    const int slot = spiking::step_counter(n);
-    if constexpr (AtomicAppend) {
-      spiking::AtomicAppendFunctor<Mem> append{flags_, list_, counters_, log_, log_capacity_,
-                                               static_cast<int>(neurons_), n + 1, slot};  // logged as updates done
-      Kokkos::parallel_for("kbrain::spiking::append", Kokkos::RangePolicy<Exec>(0, size), append);
-    } else {
-      spiking::SpikeCompactFunctor<Mem> compact{flags_, list_, counters_, log_, log_capacity_, size,
-                                                static_cast<int>(neurons_), n + 1, slot};
-      Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(0, size), compact);
-    }
-    Kokkos::parallel_for("kbrain::spiking::advance", Kokkos::RangePolicy<Exec>(0, 1),
-                         spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_, slot});
-    probe_.lap(StepPhase::Compact);
-    if (synapses_.count > 0) {
-      spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters_, ring_, n, slots_, receptors_, slot};
-      Kokkos::parallel_for("kbrain::spiking::deliver", Kokkos::TeamPolicy<Exec>(deliver_league_, Kokkos::AUTO),
-                           deliver);
-    }
-    if (!dense_.empty()) {
-      spiking::DenseDeliverFunctor<Mem> deliver{dense_, list_, counters_, ring_, n, slots_, receptors_, slot};
-      Kokkos::parallel_for("kbrain::spiking::deliver_dense", Kokkos::RangePolicy<Exec>(0, neurons_), deliver);
-    }
-    probe_.lap(StepPhase::Deliver);
+    // The first step is launched directly: it makes every allocation Kokkos makes lazily, which a recording must not.
+    if (kReplays && steps_done_ == 1 && !steps_.recorded() && !record_failed_)
+      record_failed_ = !steps_.record([this](const Exec& exec) { launch_step(exec); });
+    if (steps_.recorded())
+      steps_.replay();
+    else
+      steps_.launch([this](const Exec& exec) { launch_step(exec); });
     ++steps_done_;
     if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
   }
+
+  // Whether the steps are replayed from a recording (a backend with a step graph, after the first step).
+  bool replays_steps() const { return steps_.recorded(); }
 
   Probe& probe() { return probe_; }
 
@@ -180,34 +187,102 @@ class PointNetworkSimulation {
            static_cast<std::int64_t>(ring_.span() * sizeof(long long)) + 2 * log_capacity_ * 4 +
            neurons_ * 8 * static_cast<std::int64_t>(sizeof(Real));
   }
-  void fence() const { Exec().fence(); }
+  void fence() const { steps_.exec().fence(); }
 
  private:
-  void launch_neurons(const StepInputs<Real, Mem>& in) {
-    const auto policy = Kokkos::RangePolicy<Exec>(0, neurons_);
+  // One step's launches on `exec`; every value that changes from step to step is read on the device.
+  void launch_step(const Exec& exec) {
+    probe_.begin();
+    spiking::SpikeSink<Mem> sink{flags_, list_, counters_, log_, log_capacity_, static_cast<int>(neurons_),
+                                 AtomicAppend};
+    StepInputs<Real, Mem> in;
+    in.ring = ring_;
+    in.slots = slots_;
+    in.receptors = receptors_;
+    for (int r = 0; r < spiking::kMaxReceptors; ++r) in.inv_scale[r] = 1.0 / synapses_.scale[r];
+    in.i_ext = state_.i_ext;
+    in.noise_sd = state_.noise_sd;
+    in.spikes = sink;
+    in.clock = clock_;
+    in.noise_seed = seed_;
+    launch_neurons(exec, in);
+    if (sources_ > 0)
+      launch_range(exec, "kbrain::spiking::poisson", static_cast<int>(sources_),
+                   spiking::PoissonSourcesFunctor<Mem>{sink, static_cast<int>(neurons_), poisson_probability_, seed_,
+                                                       clock_});
+    probe_.lap(StepPhase::Neurons);
+    if constexpr (!AtomicAppend) {
+      const int size = static_cast<int>(neurons_ + sources_);
+      spiking::SpikeCompactFunctor<Mem> compact{flags_, list_, counters_, log_, log_capacity_, size,
+                                                static_cast<int>(neurons_), clock_};
+      Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(exec, 0, size), compact);
+    }
+    probe_.lap(StepPhase::Compact);
+    const bool csr = synapses_.count > 0, dense = !dense_.empty();
+    if (csr) {
+      if constexpr (Backend::is_gpu) {
+        launch_range(exec, "kbrain::spiking::deliver", deliver_league_ * 32,
+                     spiking::SpikeDeliverWarpsFunctor<Mem>{synapses_, list_, counters_, ring_, clock_, slots_,
+                                                            receptors_, !dense, log_capacity_, deliver_league_});
+      } else {
+        spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters_, ring_, clock_, slots_, receptors_,
+                                                   !dense, log_capacity_};
+        Kokkos::parallel_for("kbrain::spiking::deliver",
+                             kx::light_weight(Kokkos::TeamPolicy<Exec>(exec, deliver_league_, Kokkos::AUTO)), deliver);
+      }
+    }
+    if (dense) {
+      spiking::DenseDeliverFunctor<Mem> deliver{dense_, list_, counters_, ring_, clock_, slots_, receptors_, true,
+                                                log_capacity_};
+      Kokkos::parallel_for("kbrain::spiking::deliver_dense",
+                           kx::light_weight(Kokkos::RangePolicy<Exec>(exec, 0, neurons_)), deliver);
+    }
+    if (!csr && !dense)
+      Kokkos::parallel_for("kbrain::spiking::advance", kx::light_weight(Kokkos::RangePolicy<Exec>(exec, 0, 1)),
+                           spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_, clock_});
+    probe_.lap(StepPhase::Deliver);
+  }
+
+  // f(i) for i in [0, n): through the backend's chained launch where it has one (the kernel's launch overlaps the
+  // previous kernel's tail), else Kokkos::parallel_for.
+  template <class F>
+  void launch_range(const Exec& exec, const char* name, const int n, const F& f) {
+    if constexpr (is_detected_v<PointChainedLaunchOf, Backend>) {
+      if (Backend::chained_launch::available()) {
+        Backend::chained_launch::template parallel_for<256, 1>(f, 0, n, exec);
+        return;
+      }
+    }
+    Kokkos::parallel_for(name, kx::light_weight(Kokkos::RangePolicy<Exec>(exec, 0, n)), f);
+  }
+
+  template <class F>
+  void launch_first(const Exec& exec, const char* name, const F& f) {
+    launch_range(exec, name, static_cast<int>(neurons_), spiking::FirstKernelOfStep<F, Mem>{f, clock_});
+  }
+
+  void launch_neurons(const Exec& exec, const StepInputs<Real, Mem>& in) {
     switch (params_.model) {
-      case NeuronModel::Lif: {
-        LifStepFunctor<Exec, Real> f{state_, in, LifConstants<Real>::make(params_)};
-        Kokkos::parallel_for("kbrain::point::lif", policy, f);
+      case NeuronModel::Lif:
+        launch_first(exec, "kbrain::point::lif",
+                     LifStepFunctor<Exec, Real>{state_, in, LifConstants<Real>::make(params_)});
         break;
-      }
-      case NeuronModel::HhTraub: {
-        HhStepFunctor<Exec, Real> f{state_, in, HhConstants<Real>::make(params_)};
-        Kokkos::parallel_for("kbrain::point::hh", policy, f);
+      case NeuronModel::HhTraub:
+        launch_first(exec, "kbrain::point::hh",
+                     HhStepFunctor<Exec, Real>{state_, in, HhConstants<Real>::make(params_)});
         break;
-      }
-      case NeuronModel::Izhikevich: {
-        IzhikevichStepFunctor<Exec, Real> f{state_, in, Real(params_.dt), Real(params_.v_threshold),
-                                            static_cast<int>(params_.integrator)};
-        Kokkos::parallel_for("kbrain::point::izhikevich", policy, f);
+      case NeuronModel::Izhikevich:
+        launch_first(exec, "kbrain::point::izhikevich",
+                     IzhikevichStepFunctor<Exec, Real>{state_, in, Real(params_.dt), Real(params_.v_threshold),
+                                                       static_cast<int>(params_.integrator)});
         break;
-      }
       case NeuronModel::CortexHh:
         throw std::invalid_argument("cortex_hh networks run on cortex::CortexHhSimulation");
     }
   }
 
   void read_counters() {
+    fence();
     Kokkos::deep_copy(counters_host_, counters_);
     if (counters_host_(spiking::LogOverflow) != 0) throw std::logic_error("spike log overflow (host check missed)");
   }
@@ -245,6 +320,9 @@ class PointNetworkSimulation {
   spiking::GenerationTimes generation_;
   int receptors_ = 2, slots_ = 1, deliver_league_ = 1;
   Probe probe_;
+  spiking::StepClock<Mem> clock_;
+  Steps steps_;
+  bool record_failed_ = false;
   Kokkos::View<long long*, Mem> counters_;
   typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,12 @@
 #include "spiking/spike_statistics.hpp"
 
 namespace kbrain::point {
+
+// Simulations that can replay a recorded step (a CUDA graph) say whether they did: run.json's steps_replayed.
+template <class Sim, class = void>
+inline constexpr bool kReportsReplay = false;
+template <class Sim>
+inline constexpr bool kReportsReplay<Sim, std::void_t<decltype(std::declval<const Sim&>().replays_steps())>> = true;
 
 template <class Sim, class Backend, class Real>
 class SpikingRun {
@@ -64,6 +71,7 @@ class SpikingRun {
     res.figures.emplace_back("synaptic_events", synaptic_events_);
     const double dt = plan_.setup->params.dt;
     res.populations = spiking::population_stats(plan_.setup->populations, res.events, double(res.steps) * dt, dt);
+    if constexpr (kReportsReplay<Sim>) res.details.emplace_back("steps_replayed", sim_.replays_steps() ? 1.0 : 0.0);
   }
 
   Sim& simulation() { return sim_; }

@@ -1,12 +1,15 @@
 #pragma once
 // What every neuron kernel reads besides its own state: synaptic arrivals due this step (fixed-point ring slot,
-// cleared as it is read), the external current (constant + thalamic noise) and where it writes its spike flag.
+// cleared as it is read), the external current (constant + thalamic noise), the step index (from the backend's step
+// clock: the launch is the same every step) and where its spikes go.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
 #include "spiking/counter_draws.hpp"
+#include "spiking/spike_exchange.hpp"
+#include "spiking/step_clock.hpp"
 #include "spiking/synapse_network.hpp"
 
 namespace kbrain::point {
@@ -14,18 +17,24 @@ namespace kbrain::point {
 template <class Real, class Mem>
 struct StepInputs {
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * receptors + receptor, neuron)
-  int slot_row = 0;                                          // this step's slot * receptors
+  int slots = 1, receptors = 2;                              // ring slots, receptors per slot
   double inv_scale[spiking::kMaxReceptors] = {1.0, 1.0};     // fixed point -> model units
   Kokkos::View<const Real*, Mem> i_ext, noise_sd;
-  Kokkos::View<int*, Mem> spiked;                            // 1 if the neuron spiked this step
+  spiking::SpikeSink<Mem> spikes;
+  spiking::StepClock<Mem> clock;                             // read by the step's first kernel
   std::uint64_t noise_seed = 0;
-  int step = 0;                                              // index of the step being computed (Brian2: t = step*dt)
+
+  // Index of the step being computed (Brian2: t = step * dt).
+  KOKKOS_INLINE_FUNCTION int step() const { return clock.first_kernel_step(); }
+
+  KOKKOS_INLINE_FUNCTION void emit(int i, bool spike) const { spikes.emit(i, spike, step()); }
 
   // Sum of the weights that arrive at neuron i for receptor r this step; clears the slot for reuse.
   KOKKOS_INLINE_FUNCTION Real take(int r, int i) const {
-    const long long q = ring(slot_row + r, i);
+    const int row = (step() % slots) * receptors + r;
+    const long long q = ring(row, i);
     if (q == 0) return Real(0);
-    ring(slot_row + r, i) = 0;
+    ring(row, i) = 0;
     return static_cast<Real>(static_cast<double>(q) * inv_scale[r]);
   }
 
@@ -35,8 +44,9 @@ struct StepInputs {
     const Real sd = noise_sd(i);
     if (sd != Real(0)) {
       const std::uint64_t key = spiking::stream_key(noise_seed, spiking::Purpose::Noise);
-      const double u1 = 1.0 - counter_uniform(key, static_cast<std::uint64_t>(i), 2 * static_cast<std::uint64_t>(step));
-      const double u2 = counter_uniform(key, static_cast<std::uint64_t>(i), 2 * static_cast<std::uint64_t>(step) + 1);
+      const std::uint64_t draw = 2 * static_cast<std::uint64_t>(step());
+      const double u1 = 1.0 - counter_uniform(key, static_cast<std::uint64_t>(i), draw);
+      const double u2 = counter_uniform(key, static_cast<std::uint64_t>(i), draw + 1);
       const double z = kx::sqrt(-2.0 * kx::log(u1)) * kx::cos(6.283185307179586 * u2);
       I += sd * static_cast<Real>(z);
     }
