@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/inputs/g_cal.hpp"
+#include "core/inputs/stimulus.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/olive/cell/io_state.hpp"
 #include "models/olive/olive_schema.hpp"
@@ -126,6 +127,15 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
     throw;
   } catch (const std::exception& e) {
     throw ConfigError(cfg.source.string() + ": [cells.g_cal]: " + e.what());
+  }
+  // The stimulus files too are read (a schedule) or checked (a cell file's first line and its length) here, before
+  // any output exists: a mistake in them is refused like a config error, not found part-way through a run.
+  try {
+    plan.stimulus = checked_stimulus(cfg.stimulus, cells, plan.steps);
+  } catch (const ConfigError& e) {
+    throw ConfigError(cfg.source.string() + ": [stimulus]: " + e.what());
+  } catch (const std::exception& e) {
+    throw ConfigError(cfg.source.string() + ": stimulus.file: " + e.what());
   }
   plan.network_build_s = sw.seconds();
 

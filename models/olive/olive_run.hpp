@@ -69,7 +69,7 @@ class OliveRun {
 
   OliveRun(const OlivePlan& plan, const RunRequest& request, RunResult& res)
       : sim_(make_simulation(plan, request, res)),
-        stimulus_(make_stimulus(plan.config->stimulus, plan.network->cells, plan.steps)) {
+        stimulus_(make_stimulus(plan.stimulus, plan.network->cells, plan.steps)) {
     if (detects_spikes(plan, request))
       sim_.enable_spikes(plan.config->record.spike_threshold);
     res.strategy = sim_.strategy_name();  // chosen, and its lists (tiled) built, by the constructor

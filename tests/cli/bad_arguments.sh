@@ -44,6 +44,66 @@ refused "required" run
 refused "neurons need" run "$(dirname "$exp")/cobahh_1m.toml" --size 2000000000 -b serial -o out
 refused "not expected" run "$exp" --no-such-option -o out
 
+# Stimulus files are read and checked while planning: a bad one is refused with its file and line before any output
+# exists (no working folder either).
+no_output() {  # neither the folder nor a working folder beside it
+  ls -d out out.partial-* > /dev/null 2>&1 && fail "kbrain $* left $(ls -d out out.partial-* 2> /dev/null)"
+  return 0
+}
+stimulus_case() {  # name, stimulus table lines; writes NAME.toml: a 4-cell all-to-all network, 20 steps
+  cat > "$1.toml" <<TOML
+name = "$1"
+[model]
+kind = "io"
+[simulation]
+steps = 20
+[network]
+type = "all_to_all"
+cells = 4
+[stimulus]
+$2
+[record]
+variables = ["v_axon"]
+cells = [0]
+TOML
+}
+printf '0.5\n1.0\nabc\n' > schedule_bad.txt
+stimulus_case schedule_bad 'kind = "schedule"
+file = "schedule_bad.txt"'
+refused "schedule_bad.txt:3: \"abc\" is not a finite number" run schedule_bad.toml -b serial -o out
+no_output run schedule_bad.toml
+printf '1 2 3\n1 2 3 4\n' > cells_bad.txt
+stimulus_case cells_bad 'kind = "cell_file"
+file = "cells_bad.txt"'
+refused "cells_bad.txt:1: line 1 has 3 values, expected 4" run cells_bad.toml -b serial -o out
+no_output run cells_bad.toml
+printf '1 2 3 4\n1 2 3 4\n' > cells_short.txt
+stimulus_case cells_short 'kind = "cell_file"
+file = "cells_short.txt"'
+refused "cells_short.txt:3: file ends after 2 lines, but the run has 20 steps" run cells_short.toml -b serial -o out
+no_output run cells_short.toml
+
+# An edge list whose header alone asks for 2^31 - 1 cells: the plan refuses it from the header, before the CSR exists.
+# Under an address-space limit of 8 GB (which kbrain counts as what is available), so that the estimate exceeds the
+# memory on any machine; without the check the reader would allocate 16 GiB first and end in std::bad_alloc.
+printf '# header only\ncells 2147483647\n' > huge.edges
+cat > huge_edges.toml <<TOML
+name = "huge_edges"
+[model]
+kind = "io"
+[simulation]
+steps = 10
+[network]
+type = "edge_list"
+file = "huge.edges"
+TOML
+(ulimit -v 8000000; "$kb" run huge_edges.toml -b serial -o out > out.txt 2> err.txt; echo $? > rc.txt)
+[ "$(cat rc.txt)" = 2 ] || fail "huge edge list exited $(cat rc.txt), not 2: $(cat err.txt)"
+[ "$(wc -l < err.txt)" = 1 ] || fail "huge edge list: not one line on stderr: $(cat err.txt)"
+grep -q "huge.edges: cells 2147483647: the network (its CSR offsets and g_CaL) needs .* of host memory but .* are available; at most [0-9]* cells fit" err.txt \
+  || fail "huge edge list: $(cat err.txt)"
+no_output run huge_edges.toml
+
 # OMP_NUM_THREADS beyond the limit: clamped, with one note, and the command works.
 OMP_NUM_THREADS=100000 "$kb" backends > out.txt 2> err.txt || fail "OMP_NUM_THREADS=100000 kbrain backends: $(cat err.txt)"
 grep -q "OMP_NUM_THREADS asks for 100000 threads; using 512" err.txt || fail "no clamp note: $(cat err.txt)"
