@@ -27,6 +27,7 @@ struct RunPlan {
   std::int64_t steps = 0;
   double dt_ms = 0;                // one step
   double network_build_s = 0;      // host time to build the plan's network
+  double host_bytes = 0;           // host memory the plan's own arrays hold (checked before they were built)
 
   // [record]
   std::vector<int> trace_vars;               // indices into the model's variable table
