@@ -1,4 +1,5 @@
-// Every model states the memory a run will take before anything is allocated (models/runtime/memory_statement.hpp).
+// Every model states the memory a run will take before anything is allocated (models/runtime/memory_statement.hpp),
+// and a plan refuses, before building it, a network whose host arrays would not fit.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -57,5 +58,25 @@ TEST_SUITE("memory_statement") {
     CHECK(kbrain::largest_fitting(1000, 105, bytes) == 10);
     CHECK(kbrain::largest_fitting(1000, 1e9, bytes) == 1000);
     CHECK(kbrain::largest_fitting(1000, 5, bytes) == 0);
+  }
+
+  TEST_CASE("an IO network too large for the host is refused before it is built") {
+    // 3 million cells all to all: 9e12 junctions, tens of terabytes of CSR (nothing is allocated)
+    const kbrain::ExperimentConfig cfg = kbrain::parse_model_experiment(
+        "name = \"big\"\n[model]\nkind = \"io\"\n[simulation]\nsteps = 10\n"
+        "[network]\ntype = \"all_to_all\"\ncells = 3000000\n",
+        "big.toml");
+    kbrain::with_model(cfg.model, [&](auto tag) {
+      using Model = typename decltype(tag)::type;
+      try {
+        Model::make_plan(cfg, kbrain::PlanRequest{});
+        FAIL("not refused");
+      } catch (const kbrain::ConfigError& e) {
+        const std::string m = e.what();
+        CHECK(contains(m, "big.toml: [network]: the all-to-all network of 3000000 cells"));
+        CHECK(contains(m, "of host memory but"));
+        CHECK(contains(m, "cells fit"));
+      }
+    });
   }
 }
