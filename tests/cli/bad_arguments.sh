@@ -107,6 +107,9 @@ if ! ldd "$kb" 2> /dev/null | grep -q 'libasan'; then
   printf '0 1\n' > pairs.txt
   printf 'name = "adex_big"\n[model]\nkind = "adex_costa"\n[simulation]\nsteps = 10\n[network]\narchitecture = "mxm"\nneurons = 100000\nconnectivity = "file"\nfile = "pairs.txt"\n' > adex_big.toml
   limited_refusal adex_big "network.file: the 100000 x 100000 connection flags needs .* of host memory"
+  # the run's own statement (models/runtime/memory_statement.hpp) refuses before the output folder exists
+  printf 'name = "decoder_big"\n[model]\nkind = "galbraith_decoder"\n[simulation]\nsteps = 1\ndt = 0.25\n[population]\nneurons = 10000\n[stimulus]\ntrain_s = 100\n' > decoder_big.toml
+  limited_refusal decoder_big "10000 neurons decoded over 400000 training samples need about .* on serial"
 fi
 
 # OMP_NUM_THREADS beyond the limit: clamped, with one note, and the command works.
