@@ -123,7 +123,9 @@ inline void record_failure(const OutputFolder& folder, RunManifest& m, const std
 template <class Model, class PlanChange = NoPlanChange>
 int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Precision precision, const RunOptions& o,
                    PlanChange change = {}, RunScope scope = {}) {
-  typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps, o.variant});
+  // One process on a CPU backend holds the whole state in host memory (ranks hold their part: not counted)
+  const bool state_on_host = scope.ranks == 0 && !backend_facts(backend).gpu;
+  typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps, o.variant, state_on_host});
   change(plan);
   const auto target = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
   RunRequest request;

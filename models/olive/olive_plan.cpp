@@ -68,18 +68,20 @@ void require_network_host(const ExperimentConfig& cfg, const std::string& what, 
                      largest(largest_fitting(size, available, bytes)));
 }
 
-GapNetwork make_network(const ExperimentConfig& cfg, std::int64_t size_override) {
+// state_bytes: per cell, what the run's state adds on the host (on a CPU backend) to the network's arrays.
+GapNetwork make_network(const ExperimentConfig& cfg, std::int64_t size_override, double state_bytes) {
   const auto& n = cfg.network;
   auto cells_fit = [](std::int64_t cells) { return fmt::format("at most {} cells fit", cells); };
+  const std::string state = state_bytes > 0 ? " and, on this CPU backend, the cells' state" : "";
   if (n.type == "mesh2d") {
     const auto rows = size_override > 0 ? size_override : n.rows;
     const auto cols = size_override > 0 ? size_override : n.cols;
     if (rows >= 1 && cols >= 1 && double(rows) * double(cols) < 4.0e18)
       require_network_host(
-          cfg, fmt::format("the {} x {} mesh and its g_CaL", rows, cols), std::max(rows, cols),
+          cfg, fmt::format("the {} x {} mesh, its g_CaL{}", rows, cols, state), std::max(rows, cols),
           [&](std::int64_t side) {
             const std::int64_t r = std::min(rows, side), c = std::min(cols, side);
-            return network_host_bytes(r * c, mesh_junctions(r, c), false);
+            return network_host_bytes(r * c, mesh_junctions(r, c), false) + state_bytes * double(r * c);
           },
           [&](std::int64_t side) {
             return fmt::format("a mesh of {} x {} cells fits", std::min(rows, side), std::min(cols, side));
@@ -90,8 +92,11 @@ GapNetwork make_network(const ExperimentConfig& cfg, std::int64_t size_override)
     const std::int64_t cells = size_override > 0 ? size_override : n.cells;
     if (cells >= 1)
       require_network_host(
-          cfg, fmt::format("the all-to-all network of {} cells and its g_CaL", cells), cells,
-          [](std::int64_t c) { return network_host_bytes(c, double(c) * double(c - 1), false); }, cells_fit);
+          cfg, fmt::format("the all-to-all network of {} cells, its g_CaL{}", cells, state), cells,
+          [&](std::int64_t c) {
+            return network_host_bytes(c, double(c) * double(c - 1), false) + state_bytes * double(c);
+          },
+          cells_fit);
     return make_all_to_all(cells, n.conductance);
   }
   if (size_override > 0)
@@ -101,8 +106,10 @@ GapNetwork make_network(const ExperimentConfig& cfg, std::int64_t size_override)
   if (n.type == "edge_list")  // the header's cell count alone sizes the CSR offsets: checked before they exist
     return read_edge_list(n.file, n.cells, [&](std::int64_t cells) {
       require_network_host(
-          cfg, fmt::format("network.file: {}: cells {}: the network (its CSR offsets and g_CaL)", n.file.string(), cells), cells,
-          [](std::int64_t c) { return network_host_bytes(c, 0, false); }, cells_fit);
+          cfg,
+          fmt::format("network.file: {}: cells {}: the network (its CSR offsets and g_CaL{})", n.file.string(), cells,
+                      state),
+          cells, [&](std::int64_t c) { return network_host_bytes(c, 0, false) + state_bytes * double(c); }, cells_fit);
     });
   throw ConfigError(cfg.source.string() + ": unknown network.type '" + n.type + "'");
 }
@@ -161,7 +168,9 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
         throw ConfigError(cfg.source.string() +
                           ": a density override (--density, --densities, compare.densities) applies to uniform and "
                           "gaussian3d networks only");
-      plan.network = std::make_shared<const GapNetwork>(make_network(cfg, size_override));
+      // On a CPU backend the cells' state is host memory too: at least two buffers of every variable in float
+      const double state_bytes = request.state_on_host ? 2.0 * olive::NUM_VARS * sizeof(float) : 0.0;
+      plan.network = std::make_shared<const GapNetwork>(make_network(cfg, size_override, state_bytes));
     }
   } catch (const ConfigError&) {
     throw;

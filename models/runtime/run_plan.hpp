@@ -16,6 +16,8 @@ struct PlanRequest {
   double density = 0;        // > 0: connections per cell (generated networks)
   std::int64_t steps = 0;    // > 0: steps instead of the file's
   std::string variant;       // non-empty: the value of the model's variant_setting (compare.variants)
+  bool state_on_host = false; // the run's state will be in host memory (kbrain run on a CPU backend): a plan counts
+                               // it in the host check it makes before building anything
 };
 
 struct RunPlan {

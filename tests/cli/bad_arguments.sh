@@ -88,28 +88,32 @@ no_output run cells_short.toml
 # kbrain counts as what is available), so that the estimates exceed the memory on any machine; without the checks
 # each of these allocated gigabytes and ended in std::bad_alloc. ASan reserves terabytes of address space at start,
 # so a sanitizer build skips them.
-limited_refusal() {  # name, expected text: runs NAME.toml under ulimit -v 4000000
-  (ulimit -v 4000000; "$kb" run "$1.toml" -b serial -o out > out.txt 2> err.txt; echo $? > rc.txt)
-  [ "$(cat rc.txt)" = 2 ] || fail "$1 exited $(cat rc.txt), not 2: $(cat err.txt)"
-  [ "$(wc -l < err.txt)" = 1 ] || fail "$1: not one line on stderr: $(cat err.txt)"
-  grep -q -- "$2" err.txt || fail "$1: message lacks '$2': $(cat err.txt)"
-  no_output run "$1.toml"
+limited_refusal() {  # expected text, then the experiment and its options: kbrain run ... -b serial under ulimit
+  local want="$1"; shift
+  (ulimit -v 4000000; "$kb" run "$@" -b serial -o out > out.txt 2> err.txt; echo $? > rc.txt)
+  [ "$(cat rc.txt)" = 2 ] || fail "kbrain run $* exited $(cat rc.txt), not 2: $(cat err.txt)"
+  [ "$(wc -l < err.txt)" = 1 ] || fail "kbrain run $*: not one line on stderr: $(cat err.txt)"
+  grep -q -- "$want" err.txt || fail "kbrain run $*: message lacks '$want': $(cat err.txt)"
+  no_output run "$@"
 }
 if ! ldd "$kb" 2> /dev/null | grep -q 'libasan'; then
   # an edge list whose header alone asks for 2^31 - 1 cells: refused from the header, before the CSR exists
   printf '# header only\ncells 2147483647\n' > huge.edges
   printf 'name = "huge_edges"\n[model]\nkind = "io"\n[simulation]\nsteps = 10\n[network]\ntype = "edge_list"\nfile = "huge.edges"\n' > huge_edges.toml
-  limited_refusal huge_edges "huge.edges: cells 2147483647: the network (its CSR offsets and g_CaL) needs .* of host memory but .* are available; at most [0-9]* cells fit"
+  limited_refusal "huge.edges: cells 2147483647: the network (its CSR offsets and g_CaL and, on this CPU backend, the cells' state) needs .* of host memory but .* are available; at most [0-9]* cells fit" huge_edges.toml
+  # a 6400 x 6400 mesh: its CSR and g_CaL (2 GB) fit, its state on the serial backend (5 GB more) does not; the plan
+  # counts both before building the network (as a 20000 x 20000 mesh's 19 GB of CSR were built before the refusal)
+  limited_refusal "the 6400 x 6400 mesh, its g_CaL and, on this CPU backend, the cells' state needs .* of host memory but .* are available; a mesh of [0-9]* x [0-9]* cells fits" "$(dirname "$exp")/io_mesh_sweep.toml" --size 6400
   printf 'name = "lif_big"\n[model]\nkind = "galbraith_lif"\n[simulation]\nsteps = 10\n[network]\ntopology = "random"\nneurons = 50000\nsynapses = 2000000000\n' > lif_big.toml
-  limited_refusal lif_big "the host network of 50000 neurons and 2000000000 synapses needs .* of host memory"
+  limited_refusal "the host network of 50000 neurons and 2000000000 synapses needs .* of host memory" lif_big.toml
   printf 'name = "som_big"\n[model]\nkind = "galbraith_som"\n[simulation]\nsteps = 10\n[som]\nwidth = 8\nheight = 8\n[input]\nwidth = 40000\nheight = 40000\n' > som_big.toml
-  limited_refusal som_big "the generated 40000 x 40000 picture needs .* of host memory"
+  limited_refusal "the generated 40000 x 40000 picture needs .* of host memory" som_big.toml
   printf '0 1\n' > pairs.txt
   printf 'name = "adex_big"\n[model]\nkind = "adex_costa"\n[simulation]\nsteps = 10\n[network]\narchitecture = "mxm"\nneurons = 100000\nconnectivity = "file"\nfile = "pairs.txt"\n' > adex_big.toml
-  limited_refusal adex_big "network.file: the 100000 x 100000 connection flags needs .* of host memory"
+  limited_refusal "network.file: the 100000 x 100000 connection flags needs .* of host memory" adex_big.toml
   # the run's own statement (models/runtime/memory_statement.hpp) refuses before the output folder exists
   printf 'name = "decoder_big"\n[model]\nkind = "galbraith_decoder"\n[simulation]\nsteps = 1\ndt = 0.25\n[population]\nneurons = 10000\n[stimulus]\ntrain_s = 100\n' > decoder_big.toml
-  limited_refusal decoder_big "10000 neurons decoded over 400000 training samples need about .* on serial"
+  limited_refusal "10000 neurons decoded over 400000 training samples need about .* on serial" decoder_big.toml
 fi
 
 # OMP_NUM_THREADS beyond the limit: clamped, with one note, and the command works.
