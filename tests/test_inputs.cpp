@@ -259,4 +259,28 @@ TEST_CASE("stimulus cell_file errors name file and line") {
   CHECK(contains(m, "cannot open"));
 }
 
+TEST_CASE("checked_stimulus reads a schedule file and checks a cell file's first line and length before a run") {
+  TempDir tmp;
+  kbrain::StimulusConfig schedule;
+  schedule.kind = "schedule";
+  schedule.file = tmp.write("schedule.txt", "0.5\n1.5\n");
+  const kbrain::StimulusConfig read = kbrain::checked_stimulus(schedule, 3, 10);
+  CHECK(read.schedule == std::vector<double>{0.5, 1.5});
+  CHECK(read.file.empty());  // the run does not read the file again
+  CHECK(kbrain::make_stimulus(read, 3, 10)->uniform_current(1) == 1.5);
+  schedule.file = tmp.write("bad_schedule.txt", "0.5\nnan\n");
+  CHECK(contains(runtime_error_of([&] { kbrain::checked_stimulus(schedule, 3, 10); }), "bad_schedule.txt:2:"));
+
+  // a cell file whose first line is fine but which ends before the run's steps: refused while planning
+  const kbrain::StimulusConfig cells = cell_file(tmp.write("cells.txt", "1 2 3\n4 5 6\n"));
+  CHECK(kbrain::checked_stimulus(cells, 3, 2).file == cells.file);
+  std::string m = runtime_error_of([&] { kbrain::checked_stimulus(cells, 3, 5); });
+  CHECK(contains(m, "cells.txt:3:"));
+  CHECK(contains(m, "file ends after 2 lines, but the run has 5 steps"));
+  // a last line without a newline counts
+  CHECK_NOTHROW(kbrain::checked_stimulus(cell_file(tmp.write("open.txt", "1 2 3\n4 5 6")), 3, 2));
+  m = runtime_error_of([&] { kbrain::checked_stimulus(cell_file(tmp.write("first.txt", "1 2\n")), 3, 1); });
+  CHECK(contains(m, "first.txt:1: line 1 has 2 values, expected 3"));
+}
+
 TEST_SUITE_END();

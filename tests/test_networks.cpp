@@ -362,4 +362,22 @@ TEST_CASE("edge list: malformed input names file and line") {
   CHECK(contains(m, "expected 6 cells"));
 }
 
+TEST_CASE("edge list: the header's cell count is checked before anything of its size is allocated") {
+  TempDir tmp;
+  // `cells 2147483647` alone would size 16 GiB of CSR offsets: the caller's check sees the count first
+  const fs::path huge = tmp.write("huge.edges", "# header only\ncells 2147483647\n");
+  std::vector<std::int64_t> seen;
+  const auto refuse = [&](std::int64_t cells) {
+    seen.push_back(cells);
+    throw std::runtime_error("refused " + std::to_string(cells));
+  };
+  CHECK(runtime_error_of([&] { kbrain::read_edge_list(huge, 0, refuse); }) == "refused 2147483647");
+  CHECK(seen == std::vector<std::int64_t>{2147483647});
+  seen.clear();
+  const GapNetwork net =
+      kbrain::read_edge_list(tmp.write("small.edges", "cells 3\n0 1\n2 1\n"), 0, [&](std::int64_t c) { seen.push_back(c); });
+  CHECK(seen == std::vector<std::int64_t>{3});
+  CHECK(net.junctions() == 2);
+}
+
 TEST_SUITE_END();

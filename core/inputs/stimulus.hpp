@@ -22,4 +22,9 @@ class Stimulus {
 // Validates against the network size; throws ConfigError / std::runtime_error (file problems) with a clear message.
 std::unique_ptr<Stimulus> make_stimulus(const StimulusConfig& cfg, std::int64_t cells, std::int64_t steps);
 
+// The stimulus as a plan holds it, read and checked before any output exists: a schedule file's values are read into
+// `schedule` (and `file` cleared, so a run does not read it again); a cell file's first line is parsed and its lines
+// are counted against `steps` (its other lines are checked as the run streams them). Throws as make_stimulus does.
+StimulusConfig checked_stimulus(const StimulusConfig& cfg, std::int64_t cells, std::int64_t steps);
+
 }  // namespace kbrain

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -45,8 +46,9 @@ struct Edge {
 
 class EdgeListParser {
  public:
-  EdgeListParser(const std::filesystem::path& file, std::int64_t expected_cells)
-      : name_(file.string()), expected_cells_(expected_cells) {}
+  EdgeListParser(const std::filesystem::path& file, std::int64_t expected_cells,
+                 const std::function<void(std::int64_t)>& check_cells)
+      : name_(file.string()), expected_cells_(expected_cells), check_cells_(check_cells) {}
 
   GapNetwork parse(std::istream& in) {
     std::string line;
@@ -90,6 +92,7 @@ class EdgeListParser {
     if (expected_cells_ > 0 && n != expected_cells_) {
       fail(fmt::format("file declares cells {}, expected {} cells", n, expected_cells_));
     }
+    if (check_cells_) check_cells_(n);  // the count sizes the CSR offsets: refused here, before they exist
     cells_ = n;
     cells_line_ = line_no_;
   }
@@ -187,14 +190,16 @@ class EdgeListParser {
   std::size_t first_columns_ = 0;
   std::int64_t first_junction_line_ = 0;
   std::vector<Edge> edges_;
+  const std::function<void(std::int64_t)>& check_cells_;
 };
 
 }  // namespace
 
-GapNetwork read_edge_list(const std::filesystem::path& file, std::int64_t expected_cells) {
+GapNetwork read_edge_list(const std::filesystem::path& file, std::int64_t expected_cells,
+                          const std::function<void(std::int64_t)>& check_cells) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error(fmt::format("{}: cannot open edge list file", file.string()));
-  return EdgeListParser(file, expected_cells).parse(in);
+  return EdgeListParser(file, expected_cells, check_cells).parse(in);
 }
 
 }  // namespace kbrain

@@ -3,6 +3,7 @@
 // Built by the generators in core/network/*.cpp, uploaded by the models.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ GapNetwork make_all_to_all(std::int64_t cells, double conductance);
 // InfOli dense matrix: N lines of N numbers; row i col j = conductance through which cell j receives from cell i.
 GapNetwork read_conductance_matrix(const std::filesystem::path& file, std::int64_t expected_cells /*0 = any*/);
 // Sparse edge list, format in docs/network-formats.md.
-GapNetwork read_edge_list(const std::filesystem::path& file, std::int64_t expected_cells /*0 = from file*/);
+// `check_cells`, when given, is called with the header's cell count before anything of that size is allocated (the
+// header alone sizes the CSR offsets: a caller refuses a count that would not fit its memory).
+GapNetwork read_edge_list(const std::filesystem::path& file, std::int64_t expected_cells /*0 = from file*/,
+                          const std::function<void(std::int64_t cells)>& check_cells = {});
 
 }  // namespace kbrain

@@ -123,23 +123,29 @@ inline void record_failure(const OutputFolder& folder, RunManifest& m, const std
 template <class Model, class PlanChange = NoPlanChange>
 int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Precision precision, const RunOptions& o,
                    PlanChange change = {}, RunScope scope = {}) {
-  typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps, o.variant});
+  // One process on a CPU backend holds the whole state in host memory (ranks hold their part: not counted)
+  const bool state_on_host = scope.ranks == 0 && !backend_facts(backend).gpu;
+  typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps, o.variant, state_on_host});
   change(plan);
   const auto target = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
+  RunRequest request;
+  request.write_trace = true;  // into files where out_dir is set; a partitioned run's other ranks still sample
+  request.write_spikes = scope.writes && plan.record_spikes;
+  request.keep_spikes = plan.record_spikes || Model::kSpikeStatistics;
+  request.progress = scope.ranks == 0;
+  request.finite_check_every = o.finite_check_every;
+  // The memory the run needs is stated, and a run that does not fit refused, before any output exists.
+  const MemoryStatement memory = memory_on<Model>(plan, backend, precision, request);
   RunManifest m = start_manifest<Model>(cfg, plan, backend, precision);
+  m.numbers["host_bytes"] = plan.host_bytes + memory.host_bytes;
+  m.numbers["device_bytes"] = memory.device_bytes;
   if (scope.ranks > 0) m.numbers["ranks"] = scope.ranks;
   std::optional<OutputFolder> folder;  // the writing rank's: locked, written beside the target, moved at the end
   if (scope.writes) {
     folder.emplace(target);
     write_manifest(folder->work() / "run.json", m);
   }
-  RunRequest request;
   if (folder) request.out_dir = folder->work();
-  request.write_trace = true;  // into files where out_dir is set; a partitioned run's other ranks still sample
-  request.write_spikes = scope.writes && plan.record_spikes;
-  request.keep_spikes = plan.record_spikes || Model::kSpikeStatistics;
-  request.progress = scope.ranks == 0;
-  request.finite_check_every = o.finite_check_every;
   RunResult r;
   try {
     r = run_on<Model>(plan, backend, precision, request);

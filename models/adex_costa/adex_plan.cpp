@@ -8,6 +8,7 @@
 
 #include "core/text/int_pairs.hpp"
 #include "models/adex_costa/adex_schema.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/record_plan.hpp"
 
 namespace kbrain::adex {
@@ -93,6 +94,9 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, AdexP
     if (request.size > 0)
       throw ConfigError(fmt::format("{}: compare.sizes cannot resize a network read from network.file",
                                     cfg.source.string()));
+    plan.host_bytes += double(plan.synapse_slots());  // one connection flag per slot, checked before it is built
+    require_host_bytes(plan.host_bytes, cfg.source.string(),
+                       fmt::format("network.file: the {} x {} connection flags", plan.n_pre, plan.n_post));
     plan.conn.assign(static_cast<std::size_t>(plan.synapse_slots()), 0);
     text::read_int_pairs(
         s.file("network.file"), "pre post",
@@ -156,6 +160,9 @@ void read_spikes(const ExperimentConfig& cfg, AdexPlan& plan) {
         },
         [&](long long src, long long step) { events.emplace_back(step, static_cast<std::int32_t>(src)); });
     std::sort(events.begin(), events.end());
+    plan.host_bytes += 8.0 * double(plan.steps + 1) + 4.0 * double(events.size());
+    require_host_bytes(plan.host_bytes, cfg.source.string(),
+                       fmt::format("spikes.file: the spike lists of {} steps", plan.steps));
     plan.spike_offsets.assign(static_cast<std::size_t>(plan.steps + 1), 0);
     for (const auto& [step, src] : events)
       if (step < plan.steps) {

@@ -21,6 +21,7 @@
 #include "models/adex_costa/adex_streaming.hpp"
 #include "models/common/device_sampler.hpp"
 #include "models/common/spike_flag_ring.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
 
@@ -43,10 +44,8 @@ class AdexSimulation {
   AdexSimulation(const AdexPlan& plan, const RunRequest& request, RunResult& res)
       : plan_(plan), p_(KernelParams<Real>::from(plan.params, plan.dt_ms)),
         pd_(KernelParams<double>::from(plan.params, plan.dt_ms)) {
-    const auto [first_row, rows] = plan.exchange
-                                       ? rank_rows(plan.n_pre, kRowsPerBlock, plan.exchange->rank(), plan.exchange->ranks())
-                                       : std::pair<std::int64_t, std::int64_t>{0, plan.n_pre};
-    const std::int64_t chunk_rows = plan_memory(rows);  // 0: in-core
+    const auto [first_row, rows] = own_rows(plan);
+    const std::int64_t chunk_rows = plan_memory(plan, rows);  // 0: in-core
     st_.allocate(plan.n_pre, first_row, rows, plan.n_post, plan.mxm, chunk_rows == 0);
     if (chunk_rows > 0) streamed_.emplace(st_, chunk_rows);
     if (plan.exchange) {  // the exchange's device and host buffers, allocated once
@@ -66,6 +65,29 @@ class AdexSimulation {
     if (streamed_)
       res.strategy += fmt::format("; out-of-core: {} chunks of {} rows streamed, page-locked link measured at {:.1f} GB/s",
                                   streamed_->chunks(), streamed_->chunk_rows(), streamed_->link_bytes_per_s() / 1e9);
+  }
+
+  // This rank's synapse rows (all of them in one process) on the backend, in-core or streamed (plan_memory, which
+  // refuses, exit 2, what cannot run); a streamed run keeps the rows' synapses in page-locked host memory.
+  static MemoryStatement memory(const AdexPlan& plan, const RunRequest&) {
+    using S = AdexState<Real, Mem>;
+    const std::int64_t rows = own_rows(plan).second;
+    std::int64_t chunk_rows = 0;
+    try {
+      chunk_rows = plan_memory(plan, rows);
+    } catch (const ConfigError&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(plan.config->source.string() + ": [network]: " + e.what());
+    }
+    MemoryStatement m;
+    if (chunk_rows == 0) {
+      m.device_bytes = double(S::bytes(rows, plan.n_post));
+    } else {
+      m.device_bytes = double(S::fixed_bytes(rows, plan.n_post) + 2 * chunk_rows * plan.n_post * S::bytes_per_slot());
+      m.host_bytes = double(rows) * double(plan.n_post) * double(S::bytes_per_slot());
+    }
+    return m;
   }
 
   std::int64_t steps_per_call() const { return 1; }
@@ -153,25 +175,31 @@ class AdexSimulation {
     Exec().fence();
   }
 
+  // The first row and the rows of this rank (of the whole network in one process).
+  static std::pair<std::int64_t, std::int64_t> own_rows(const AdexPlan& plan) {
+    return plan.exchange ? rank_rows(plan.n_pre, kRowsPerBlock, plan.exchange->rank(), plan.exchange->ranks())
+                         : std::pair<std::int64_t, std::int64_t>{0, plan.n_pre};
+  }
+
   // In-core when the synapses fit the device (0), else the rows of a streamed chunk: on a GPU with a device budget,
   // two chunk buffers beside the rest of the state fill the budget. Refuses (before allocating) what cannot run.
-  std::int64_t plan_memory(std::int64_t rows) const {
+  static std::int64_t plan_memory(const AdexPlan& plan, std::int64_t rows) {
     using S = AdexState<Real, Mem>;
     const auto hw = Backend::describe();
     const std::string device = std::string(Backend::name) + " (" + hw.device + ")";
-    const std::int64_t in_core = S::bytes(rows, plan_.n_post);
-    const double budget = plan_.device_budget;
+    const std::int64_t in_core = S::bytes(rows, plan.n_post);
+    const double budget = plan.device_budget;
     if (!Backend::is_gpu || budget <= 0 || double(in_core) <= budget) {
-      require_device_memory(in_core, hw.free_memory_bytes, device, rows, plan_.n_post, Backend::is_gpu);
+      require_device_memory(in_core, hw.free_memory_bytes, device, rows, plan.n_post, Backend::is_gpu);
       return 0;
     }
-    const std::int64_t per_block = 2 * kRowsPerBlock * plan_.n_post * S::bytes_per_slot();
-    const std::int64_t fixed = S::fixed_bytes(rows, plan_.n_post);
+    const std::int64_t per_block = 2 * kRowsPerBlock * plan.n_post * S::bytes_per_slot();
+    const std::int64_t fixed = S::fixed_bytes(rows, plan.n_post);
     const std::int64_t usable = std::int64_t(std::min(budget, hw.free_memory_bytes ? double(hw.free_memory_bytes) : budget));
     if (usable < fixed + per_block)
       throw std::runtime_error(fmt::format("a device budget of {:.0f} bytes cannot hold the streamed {} x {} network: "
                                            "it needs at least {} bytes (two chunks of {} rows beside the neuron arrays)",
-                                           budget, plan_.n_pre, plan_.n_post, fixed + per_block, kRowsPerBlock));
+                                           budget, plan.n_pre, plan.n_post, fixed + per_block, kRowsPerBlock));
     return std::min((usable - fixed) / per_block * kRowsPerBlock, (rows + kRowsPerBlock - 1) / kRowsPerBlock * kRowsPerBlock);
   }
 

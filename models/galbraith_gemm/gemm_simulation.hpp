@@ -27,6 +27,7 @@
 #include "models/common/device_sampler.hpp"
 #include "models/galbraith_gemm/gemm_out_of_core.hpp"
 #include "models/galbraith_gemm/gemm_plan.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
 
@@ -50,6 +51,22 @@ class GemmSimulation {
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
   using Block2 = Kokkos::View<Real**, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using HostBlock2 = Kokkos::View<Real**, Kokkos::LayoutRight, Host, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  // A, B and C live in host memory (the runner checks them against the host's available memory); a GPU holds the
+  // blocks of the partition its budget allows, refused (exit 2) when not even one row block fits.
+  static MemoryStatement memory(const GemmPlan& plan, const RunRequest&) {
+    MemoryStatement m;
+    m.host_bytes = double(plan.a_elements() + plan.b_elements() + plan.c_elements()) * sizeof(Real);
+    if constexpr (Backend::is_gpu) {
+      const double free = double(Backend::describe().free_memory_bytes);
+      const double budget = plan.device_budget > 0 ? std::min(plan.device_budget, free) : free;
+      const GemmPartition part = gemm_partition_for(plan, budget, sizeof(Real));
+      if (!part.feasible())
+        throw ConfigError(plan.config->source.string() + ": " + gemm_budget_refusal(plan, budget, sizeof(Real)));
+      m.device_bytes = double(part.elements) * sizeof(Real);
+    }
+    return m;
+  }
 
   GemmSimulation(const GemmPlan& plan, const RunRequest&, RunResult& res) : plan_(plan), sh_(plan.shape) {
     const auto hw = Backend::describe();

@@ -13,11 +13,12 @@ namespace kbrain::galbraith {
 void require_memory(const GalbraithPlan& plan, std::int64_t real_bytes, std::uint64_t available, const std::string& device) {
   const std::int64_t needed = kbrain_layout_bytes(plan.neurons(), plan.synapses(), plan.taps(), plan.update, real_bytes);
   if (available == 0 || std::uint64_t(needed) <= available) return;
-  throw std::runtime_error(fmt::format(
-      "the {} network of {} neurons and {} synapses ({} synapse update, L = {} taps) needs {} bytes ({:.2f} GiB) but "
+  throw ConfigError(fmt::format(
+      "{}the {} network of {} neurons and {} synapses ({} synapse update, L = {} taps) needs {} bytes ({:.2f} GiB) but "
       "{} has {} bytes ({:.2f} GiB) free; the study's layout (Table 4.2: 50 N + 24 S + 4 L (N + S) + 4 N) would need "
       "{} bytes; run fewer neurons or synapses, the event-driven update, or on a backend with more memory",
-      to_string(plan.topology), plan.neurons(), plan.synapses(), to_string(plan.update), plan.taps(), needed,
+      plan.config ? plan.config->source.string() + ": [network]: " : "", to_string(plan.topology), plan.neurons(),
+      plan.synapses(), to_string(plan.update), plan.taps(), needed,
       double(needed) / 1073741824.0, device, available, double(available) / 1073741824.0,
       study_layout_bytes(plan.neurons(), plan.synapses(), plan.taps())));
 }

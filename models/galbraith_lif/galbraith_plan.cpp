@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <system_error>
 #include <limits>
 
 #include "core/timing/stopwatch.hpp"
 #include "models/galbraith_lif/galbraith_schema.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/record_plan.hpp"
 
 namespace kbrain::galbraith {
@@ -31,6 +34,13 @@ std::int64_t kbrain_layout_bytes(std::int64_t n, std::int64_t s, std::int64_t ta
 
 namespace {
 
+// A file's size; 0 when it cannot be read (its reader then says why).
+std::uintmax_t file_bytes(const std::filesystem::path& file) {
+  std::error_code ec;
+  const std::uintmax_t n = std::filesystem::file_size(file, ec);
+  return ec ? 0 : n;
+}
+
 Topology topology_of(const std::string& name) {
   return name == "full" ? Topology::Full : name == "random" ? Topology::Random : name == "file" ? Topology::File
                                                                                                 : Topology::Ring;
@@ -53,11 +63,19 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, Galbr
     throw ConfigError(fmt::format("{}: compare.densities sets network.synapses of a random network (topology = \"{}\")",
                                   cfg.source.string(), s.text("network.topology")));
   const float w = static_cast<float>(plan.params.weight);
+  // The host network (offsets, a source and a weight per synapse; a random draw also keeps its 8-byte keys) is
+  // checked against the host's available memory before it is built.
+  auto require_host = [&](double synapses, double per_synapse) {
+    plan.host_bytes = 8.0 * double(n + 1) + per_synapse * synapses;
+    require_host_bytes(plan.host_bytes, cfg.source.string(),
+                       fmt::format("[network]: the host network of {} neurons and {:.0f} synapses", n, synapses));
+  };
   Stopwatch build;
   switch (plan.topology) {
-    case Topology::Ring: plan.network = std::make_shared<HostNetwork>(ring_network(n, w)); break;
+    case Topology::Ring: require_host(double(n), 8); plan.network = std::make_shared<HostNetwork>(ring_network(n, w)); break;
     case Topology::Full:
       if (n > 46340) s.fail("network.neurons", fmt::format("{} neurons fully connected exceed 2^31 synapses", n));
+      require_host(double(n) * double(n), 8);
       plan.network = std::make_shared<HostNetwork>(full_network(n, w));
       break;
     case Topology::Random: {
@@ -70,11 +88,13 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, Galbr
         s.fail("network.synapses", fmt::format("must be in [1, min(N^2, 2^31 - 1)] = [1, {:.0f}] for N = {} (got {:.0f})",
                                                std::min(pairs, double(std::numeric_limits<std::int32_t>::max())), n,
                                                synapses));
+      require_host(synapses, 16);
       plan.network = std::make_shared<HostNetwork>(
           random_network(n, static_cast<std::int64_t>(synapses), static_cast<std::uint64_t>(s.integer("network.seed")), w));
       break;
     }
     case Topology::File:
+      require_host(double(file_bytes(s.file("network.file"))) / double(kConnectionRecordBytes), 8);
       plan.network = std::make_shared<HostNetwork>(
           read_connection_file(s.file("network.file"), n, s.text("network.weights") == "file", w));
       break;

@@ -22,6 +22,7 @@
 #include "models/galbraith_lif/galbraith_kernels.hpp"
 #include "models/galbraith_lif/galbraith_plan.hpp"
 #include "models/galbraith_lif/galbraith_schema.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
 
@@ -60,6 +61,17 @@ class GalbraithSimulation {
   using Reader = GalbraithReader<Real, Mem>;
   using Sampler = DeviceSampler<Exec, Real, Reader>;
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+  // The device layout's bytes (kbrain_layout_bytes), refused (exit 2) beyond the backend's free memory; on the host
+  // the run adds the spike counts.
+  static MemoryStatement memory(const GalbraithPlan& plan, const RunRequest&) {
+    const auto hw = Backend::describe();
+    require_memory(plan, sizeof(Real), hw.free_memory_bytes, std::string(Backend::name) + " (" + hw.device + ")");
+    MemoryStatement m;
+    m.device_bytes = double(kbrain_layout_bytes(plan.neurons(), plan.synapses(), plan.taps(), plan.update, sizeof(Real)));
+    m.host_bytes = 4.0 * double(plan.neurons());
+    return m;
+  }
 
   GalbraithSimulation(const GalbraithPlan& plan, const RunRequest& request, RunResult& res)
       : plan_(plan), p_(SomaParams<Real>::from(plan)), out_dir_(request.out_dir) {

@@ -8,6 +8,7 @@
 #include "core/config/model_settings.hpp"
 #include "core/rng/counter_rng.hpp"
 #include "core/timing/stopwatch.hpp"
+#include "models/runtime/memory_statement.hpp"
 
 namespace kbrain::galbraith {
 
@@ -109,11 +110,15 @@ SomPlan make_som_plan(const ExperimentConfig& cfg, const PlanRequest& request) {
       s.fail("input.image", e.what());
     }
     plan.input_label = file.string();
+    plan.host_bytes = 3.0 * double(plan.input->pixels());
   } else {
     const std::int64_t w = s.integer("input.width"), h = s.integer("input.height");
     if (double(w) * double(h) > double(kSomMaxElements))
       s.fail("input.width", fmt::format("a {} x {} image has {:.0f} pixels; at most 2^31 - 1", w, h, double(w) * double(h)));
     const auto seed = static_cast<std::uint64_t>(s.integer("input.seed"));
+    plan.host_bytes = 3.0 * double(w) * double(h);
+    require_host_bytes(plan.host_bytes, cfg.source.string(),
+                       fmt::format("input: the generated {} x {} picture", w, h));
     plan.input = std::make_shared<const image::Rgb8Image>(generated_som_image(w, h, seed));
     plan.input_label = fmt::format("generated {} x {}, seed {}", w, h, seed);
   }

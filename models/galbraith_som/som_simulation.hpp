@@ -20,6 +20,7 @@
 #include "models/common/device_sampler.hpp"
 #include "models/galbraith_som/som_kernels.hpp"
 #include "models/galbraith_som/som_plan.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
 
@@ -55,6 +56,26 @@ class SomSimulation {
   using Sampler = DeviceSampler<Exec, Real, Reader>;
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
   using Weights = std::array<std::vector<Real>, 3>;
+
+  // The weights, picture and reductions on the backend (som_device_bytes), refused (exit 2) beyond its free memory,
+  // with the largest grid that fits; on the host the run adds the weights' copy for the checkpoint pictures.
+  static MemoryStatement memory(const SomPlan& plan, const RunRequest&) {
+    const auto hw = Backend::describe();
+    MemoryStatement m;
+    m.device_bytes = double(som_device_bytes(plan.neurons(), plan.pixels(), sizeof(Real)));
+    m.host_bytes = double(3 * plan.neurons()) * double(sizeof(Real) + 1);
+    const double free = double(hw.free_memory_bytes);
+    if (free > 0 && m.device_bytes > free)
+      throw ConfigError(fmt::format(
+          "{}: [som]: a {} x {} SOM with a {} x {} picture needs {} on {} ({}) but {} are free; at most {} neurons "
+          "fit beside this picture",
+          plan.config->source.string(), plan.width, plan.height, plan.input->width, plan.input->height,
+          byte_text(m.device_bytes), Backend::name, hw.device, byte_text(free),
+          largest_fitting(plan.neurons(), free, [&](std::int64_t n) {
+            return double(som_device_bytes(n, plan.pixels(), sizeof(Real)));
+          })));
+    return m;
+  }
 
   SomSimulation(const SomPlan& plan, const RunRequest& request, RunResult& res)
       : plan_(plan), n_(plan.neurons()), pixels_(plan.pixels()), out_dir_(request.out_dir),

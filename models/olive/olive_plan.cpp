@@ -7,9 +7,12 @@
 #include <stdexcept>
 
 #include "core/inputs/g_cal.hpp"
+#include "core/inputs/stimulus.hpp"
+#include "backends/hardware_info.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/olive/cell/io_state.hpp"
 #include "models/olive/olive_schema.hpp"
+#include "models/runtime/memory_statement.hpp"
 
 namespace kbrain::olive {
 
@@ -42,19 +45,72 @@ RandomNetworkSpec make_generator_spec(const NetworkConfig& n, std::int64_t size_
   return s;
 }
 
-GapNetwork make_network(const ExperimentConfig& cfg, std::int64_t size_override) {
+// Host bytes of a plan's network and g_CaL: the CSR offsets, a 4-byte source (and an 8-byte conductance) per
+// junction, g_CaL per cell.
+double network_host_bytes(std::int64_t cells, double junctions, bool per_junction_g) {
+  return 8.0 * double(cells + 1) + (per_junction_g ? 12.0 : 4.0) * junctions + 8.0 * double(cells);
+}
+
+// Junctions of a rows x cols mesh: 8 per cell minus those that would point outside.
+double mesh_junctions(std::int64_t rows, std::int64_t cols) {
+  const double r = double(rows), c = double(cols);
+  return 2.0 * (r * (c - 1) + (r - 1) * c + 2 * (r - 1) * (c - 1));
+}
+
+// Refuses (exit 2) a network whose host arrays (network_host_bytes(size)) would not fit the host's available memory,
+// before they are built; `largest` says what fits.
+template <class Bytes, class Largest>
+void require_network_host(const ExperimentConfig& cfg, const std::string& what, std::int64_t size, Bytes bytes,
+                          Largest largest) {
+  const double available = double(host_available_memory_bytes());
+  if (available <= 0 || bytes(size) <= available) return;
+  require_host_bytes(bytes(size), available, cfg.source.string(), "[network]: " + what,
+                     largest(largest_fitting(size, available, bytes)));
+}
+
+// state_bytes: per cell, what the run's state adds on the host (on a CPU backend) to the network's arrays.
+GapNetwork make_network(const ExperimentConfig& cfg, std::int64_t size_override, double state_bytes) {
   const auto& n = cfg.network;
+  auto cells_fit = [](std::int64_t cells) { return fmt::format("at most {} cells fit", cells); };
+  const std::string state = state_bytes > 0 ? " and, on this CPU backend, the cells' state" : "";
   if (n.type == "mesh2d") {
     const auto rows = size_override > 0 ? size_override : n.rows;
     const auto cols = size_override > 0 ? size_override : n.cols;
+    if (rows >= 1 && cols >= 1 && double(rows) * double(cols) < 4.0e18)
+      require_network_host(
+          cfg, fmt::format("the {} x {} mesh, its g_CaL{}", rows, cols, state), std::max(rows, cols),
+          [&](std::int64_t side) {
+            const std::int64_t r = std::min(rows, side), c = std::min(cols, side);
+            return network_host_bytes(r * c, mesh_junctions(r, c), false) + state_bytes * double(r * c);
+          },
+          [&](std::int64_t side) {
+            return fmt::format("a mesh of {} x {} cells fits", std::min(rows, side), std::min(cols, side));
+          });
     return make_mesh2d(rows, cols, n.conductance);
   }
-  if (n.type == "all_to_all") return make_all_to_all(size_override > 0 ? size_override : n.cells, n.conductance);
+  if (n.type == "all_to_all") {
+    const std::int64_t cells = size_override > 0 ? size_override : n.cells;
+    if (cells >= 1)
+      require_network_host(
+          cfg, fmt::format("the all-to-all network of {} cells, its g_CaL{}", cells, state), cells,
+          [&](std::int64_t c) {
+            return network_host_bytes(c, double(c) * double(c - 1), false) + state_bytes * double(c);
+          },
+          cells_fit);
+    return make_all_to_all(cells, n.conductance);
+  }
   if (size_override > 0)
     throw ConfigError(cfg.source.string() + ": network.type = \"" + n.type +
                       "\" has its size fixed by its file; --sizes / compare.sizes apply to mesh2d and all_to_all");
   if (n.type == "matrix_file") return read_conductance_matrix(n.file, n.cells);
-  if (n.type == "edge_list") return read_edge_list(n.file, n.cells);
+  if (n.type == "edge_list")  // the header's cell count alone sizes the CSR offsets: checked before they exist
+    return read_edge_list(n.file, n.cells, [&](std::int64_t cells) {
+      require_network_host(
+          cfg,
+          fmt::format("network.file: {}: cells {}: the network (its CSR offsets and g_CaL{})", n.file.string(), cells,
+                      state),
+          cells, [&](std::int64_t c) { return network_host_bytes(c, 0, false) + state_bytes * double(c); }, cells_fit);
+    });
   throw ConfigError(cfg.source.string() + ": unknown network.type '" + n.type + "'");
 }
 
@@ -112,7 +168,9 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
         throw ConfigError(cfg.source.string() +
                           ": a density override (--density, --densities, compare.densities) applies to uniform and "
                           "gaussian3d networks only");
-      plan.network = std::make_shared<const GapNetwork>(make_network(cfg, size_override));
+      // On a CPU backend the cells' state is host memory too: at least two buffers of every variable in float
+      const double state_bytes = request.state_on_host ? 2.0 * olive::NUM_VARS * sizeof(float) : 0.0;
+      plan.network = std::make_shared<const GapNetwork>(make_network(cfg, size_override, state_bytes));
     }
   } catch (const ConfigError&) {
     throw;
@@ -120,6 +178,8 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
     throw ConfigError(cfg.source.string() + ": [network]: " + e.what());
   }
   const auto cells = plan.network->cells;
+  if (plan.generator)  // a generated network is built on the backend; the host holds g_CaL
+    require_host_bytes(8.0 * double(cells), cfg.source.string(), fmt::format("[cells.g_cal]: g_CaL of {} cells", cells));
   try {
     plan.g_cal = make_g_cal(cfg.g_cal, cells);
   } catch (const ConfigError&) {
@@ -127,7 +187,18 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
   } catch (const std::exception& e) {
     throw ConfigError(cfg.source.string() + ": [cells.g_cal]: " + e.what());
   }
+  // The stimulus files too are read (a schedule) or checked (a cell file's first line and its length) here, before
+  // any output exists: a mistake in them is refused like a config error, not found part-way through a run.
+  try {
+    plan.stimulus = checked_stimulus(cfg.stimulus, cells, plan.steps);
+  } catch (const ConfigError& e) {
+    throw ConfigError(cfg.source.string() + ": [stimulus]: " + e.what());
+  } catch (const std::exception& e) {
+    throw ConfigError(cfg.source.string() + ": stimulus.file: " + e.what());
+  }
   plan.network_build_s = sw.seconds();
+  plan.host_bytes = 8.0 * double(plan.network->offsets.size()) + 4.0 * double(plan.network->sources.size()) +
+                    8.0 * double(plan.network->conductance.size()) + 8.0 * double(plan.g_cal.size());
 
   describe_size(plan);
   plan.record_spikes = cfg.record.spikes;

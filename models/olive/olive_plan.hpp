@@ -17,6 +17,7 @@ struct OlivePlan : RunPlan {
   std::shared_ptr<const GapNetwork> network;  // uniform/gaussian3d: only `cells` is set (the CSR is generated later)
   std::shared_ptr<const RandomNetworkTables> generator;  // uniform/gaussian3d: generated on the simulating backend
   std::vector<double> g_cal;
+  StimulusConfig stimulus;  // checked while planning; a schedule file's values read in (core/inputs/stimulus.hpp)
   bool use_mesh_kernel = true;       // mesh2d: neighbours from the index (false: the CSR kernels)
   std::string gap_kernel = "auto";   // [simulation] gap_kernel / --gap-kernel: auto | fused | split | tiled
 };

@@ -1,6 +1,6 @@
 #pragma once
-// The inferior-olive model as the runner sees it (models/runtime/model_runner.hpp): checks the memory plan before
-// anything is allocated, builds the network on the backend (generated there for uniform/gaussian3d, timed as
+// The inferior-olive model as the runner sees it (models/runtime/model_runner.hpp): states the memory plan (which
+// the runner checks before anything is allocated), builds the network on the backend (generated there for uniform/gaussian3d, timed as
 // "generate"; uploaded otherwise), owns the stimulus and advances one step per call.
 #include <algorithm>
 #include <cstdint>
@@ -18,6 +18,7 @@
 #include "models/olive/drivers/io_simulation.hpp"
 #include "models/olive/launch/gap_strategy.hpp"
 #include "models/olive/olive_plan.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/model_runner.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
@@ -68,11 +69,27 @@ class OliveRun {
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
   OliveRun(const OlivePlan& plan, const RunRequest& request, RunResult& res)
-      : sim_(make_simulation(plan, request, res)),
-        stimulus_(make_stimulus(plan.config->stimulus, plan.network->cells, plan.steps)) {
+      : sim_(make_simulation(plan, res)),
+        stimulus_(make_stimulus(plan.stimulus, plan.network->cells, plan.steps)) {
     if (detects_spikes(plan, request))
       sim_.enable_spikes(plan.config->record.spike_threshold);
     res.strategy = sim_.strategy_name();  // chosen, and its lists (tiled) built, by the constructor
+  }
+
+  // The device bytes of models/olive/drivers/io_memory_plan.hpp, refused (exit 2) when they exceed the backend's
+  // free memory; on the host the run adds a per-cell stimulus line and the samplers' copies.
+  static MemoryStatement memory(const OlivePlan& plan, const RunRequest& request) {
+    const auto shape = olive_memory_shape<Backend, Real>(plan, request);
+    const auto hw = Backend::describe();
+    try {
+      olive::require_memory(shape, hw.free_memory_bytes, std::string(Backend::name) + " (" + hw.device + ")");
+    } catch (const olive::MemoryPlanError& e) {
+      throw ConfigError(plan.config->source.string() + ": [network]: " + e.what());
+    }
+    MemoryStatement m;
+    m.device_bytes = double(olive::total_bytes(olive::plan_io_memory(shape)));
+    m.host_bytes = 8.0 * double(shape.sampled_values) + (shape.per_cell_stimulus ? 8.0 * double(shape.cells) : 0.0);
+    return m;
   }
 
   std::int64_t steps_per_call() const { return 1; }
@@ -95,12 +112,9 @@ class OliveRun {
   olive::IoSimulation<Backend, Real>& simulation() { return sim_; }
 
  private:
-  static olive::IoSimulation<Backend, Real> make_simulation(const OlivePlan& plan, const RunRequest& request,
-                                                         RunResult& res) {
+  static olive::IoSimulation<Backend, Real> make_simulation(const OlivePlan& plan, RunResult& res) {
     const GapKernelRequest gap_request = parse_gap_kernel_request(plan.gap_kernel);
-    const auto hw = Backend::describe();  // refuse before anything is allocated
-    olive::require_memory(olive_memory_shape<Backend, Real>(plan, request), hw.free_memory_bytes,
-                       std::string(Backend::name) + " (" + hw.device + ")");
+    // the runner has checked memory() before this: nothing is allocated for a run that does not fit
     if (!plan.generator) {
       res.connections = double(plan.network->junctions());
       return olive::IoSimulation<Backend, Real>(plan.params, *plan.network, plan.g_cal, plan.use_mesh_kernel, gap_request);

@@ -158,6 +158,7 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
     point::PointSetup setup = point::make_point_setup(p, initial, ns, drive);
     setup.dense_synapses = s.storage == "dense";
     plan.setup = std::make_shared<const point::PointSetup>(std::move(setup));
+    plan.host_bytes = kHostValuesPerNeuron * 8.0 * double(neurons);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(cfg.source.string() + ": [network]: " + e.what());
   }

@@ -12,6 +12,7 @@
 
 #include "models/point/point_plan.hpp"
 #include "models/point/point_sampler.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
 #include "spiking/network_memory.hpp"
@@ -76,14 +77,30 @@ class SpikingRun {
 
   Sim& simulation() { return sim_; }
 
-  // Refuses, before anything is allocated, a network that does not fit the backend's free memory (exit 2).
-  static void require_memory(const SpikingPlan& plan) {
+  // The network's bytes on the backend (spiking/network_memory.hpp), refused when they do not fit (exit 2); on the
+  // host the run keeps a copy of the synapse offsets (the drained spikes' out-degrees).
+  static MemoryStatement memory(const SpikingPlan& plan, const RunRequest&) {
+    require_memory(plan);
+    MemoryStatement m;
     const PointSetup& setup = *plan.setup;
+    if (!setup.given_network) m.device_bytes = spiking::spiking_device_bytes(memory_shape(setup));
+    m.host_bytes = 8.0 * double(setup.network.presynaptic() + 1);
+    return m;
+  }
+
+  static spiking::SpikingMemoryShape memory_shape(const PointSetup& setup) {
     spiking::SpikingMemoryShape m;
     m.spec = setup.network;
     m.max_delay = setup.delays.bound();
     m.dense = setup.dense_synapses;
     m.real_bytes = static_cast<int>(sizeof(Real));
+    return m;
+  }
+
+  // Refuses, before anything is allocated, a network that does not fit the backend's free memory (exit 2).
+  static void require_memory(const SpikingPlan& plan) {
+    const PointSetup& setup = *plan.setup;
+    const spiking::SpikingMemoryShape m = memory_shape(setup);
     if (setup.given_network) return;
     const auto hw = Backend::describe();
     try {

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -29,6 +30,7 @@
 #include "core/recorders/trace_recorder.hpp"
 #include "core/timing/progress.hpp"
 #include "core/timing/stopwatch.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/non_finite_state.hpp"
 #include "models/runtime/run_interrupted.hpp"
 #include "models/runtime/run_plan.hpp"
@@ -78,6 +80,31 @@ void emplace_sampler(std::optional<Sampler>& s, Sim& sim, const std::vector<int>
     s.emplace(variables, cells, capacity);
 }
 
+// `static MemoryStatement memory(const Plan&, const RunRequest&)` in a Simulation: what it will allocate, from the plan
+// alone, refusing what does not fit (models/runtime/memory_statement.hpp).
+template <class Sim, class Plan, class = void>
+struct states_memory : std::false_type {};
+template <class Sim, class Plan>
+struct states_memory<Sim, Plan,
+                     std::void_t<decltype(Sim::memory(std::declval<const Plan&>(), std::declval<const RunRequest&>()))>>
+    : std::true_type {};
+
+// What a run of `plan` on Backend in Real allocates, before anything is: the model's statement (and its own check
+// of the backend's memory), then the host's check of what the run adds there, on a CPU backend its backend bytes
+// too. Throws ConfigError (exit 2) for a run that does not fit.
+template <class Model, class Backend, class Real>
+MemoryStatement run_memory(const typename Model::Plan& plan, const RunRequest& request) {
+  using Sim = typename Model::template Simulation<Backend, Real>;
+  MemoryStatement m;
+  if constexpr (states_memory<Sim, typename Model::Plan>::value) m = Sim::memory(plan, request);
+  const double host = m.host_bytes + (Backend::is_gpu ? 0.0 : m.device_bytes);
+  require_host_bytes(host, plan.config ? plan.config->source.string() : std::string("kbrain"),
+                     fmt::format("the run of {} on {}",
+                                 plan.size_label.empty() ? std::to_string(plan.cells) : plan.size_label,
+                                 Backend::name));
+  return m;
+}
+
 template <class Model, class Backend, class Real>
 RunResult run_model(const typename Model::Plan& plan, const RunRequest& request) {
   using Sim = typename Model::template Simulation<Backend, Real>;
@@ -88,6 +115,7 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
   res.steps = plan.steps;
 
   // ---------------- setup ----------------
+  run_memory<Model, Backend, Real>(plan, request);  // refuses, before anything is allocated, what does not fit
   Stopwatch setup;
   Sim sim(plan, request, res);
   std::optional<TraceRecorder> trace;

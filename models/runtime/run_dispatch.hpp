@@ -7,11 +7,18 @@
 #include <string>
 
 #include "core/config/experiment_config.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_plan.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
 
 namespace kbrain {
+
+// What a run of `plan` on `backend` in `precision` will allocate on the host and the backend, from the plan alone;
+// throws ConfigError (exit 2) for a run that does not fit (models/runtime/memory_statement.hpp). Allocates nothing.
+template <class Model>
+MemoryStatement memory_on(const typename Model::Plan& plan, const std::string& backend, Precision precision,
+                          const RunRequest& request);
 
 template <class Model>
 RunResult run_on(const typename Model::Plan& plan, const std::string& backend, Precision precision,

@@ -16,6 +16,8 @@ struct PlanRequest {
   double density = 0;        // > 0: connections per cell (generated networks)
   std::int64_t steps = 0;    // > 0: steps instead of the file's
   std::string variant;       // non-empty: the value of the model's variant_setting (compare.variants)
+  bool state_on_host = false; // the run's state will be in host memory (kbrain run on a CPU backend): a plan counts
+                               // it in the host check it makes before building anything
 };
 
 struct RunPlan {
@@ -27,6 +29,7 @@ struct RunPlan {
   std::int64_t steps = 0;
   double dt_ms = 0;                // one step
   double network_build_s = 0;      // host time to build the plan's network
+  double host_bytes = 0;           // host memory the plan's own arrays hold (checked before they were built)
 
   // [record]
   std::vector<int> trace_vars;               // indices into the model's variable table

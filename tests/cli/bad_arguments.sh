@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # kbrain's command line refuses bad arguments as it refuses bad files: exit 2, one line on stderr that names the
 # option, nothing written (no output folder). Also: a thread count above Kokkos' OpenMP limit in the environment is
-# clamped with a note instead of crashing, and no Kokkos binding advice comes before kbrain's own lines.
+# clamped with a note instead of crashing, and no Kokkos binding advice comes before kbrain's own lines. Bad input
+# files and networks too large for the memory are refused the same way, before any output folder exists.
 # Usage: bad_arguments.sh KBRAIN EXPERIMENT WORKDIR
 set -uo pipefail
 kb="$1"; exp="$2"; work="$3"
@@ -43,6 +44,77 @@ refused "required" run
 # A spiking network too large for the host's memory is refused before anything is allocated.
 refused "neurons need" run "$(dirname "$exp")/cobahh_1m.toml" --size 2000000000 -b serial -o out
 refused "not expected" run "$exp" --no-such-option -o out
+
+# Stimulus files are read and checked while planning: a bad one is refused with its file and line before any output
+# exists (no working folder either).
+no_output() {  # neither the folder nor a working folder beside it
+  ls -d out out.partial-* > /dev/null 2>&1 && fail "kbrain $* left $(ls -d out out.partial-* 2> /dev/null)"
+  return 0
+}
+stimulus_case() {  # name, stimulus table lines; writes NAME.toml: a 4-cell all-to-all network, 20 steps
+  cat > "$1.toml" <<TOML
+name = "$1"
+[model]
+kind = "io"
+[simulation]
+steps = 20
+[network]
+type = "all_to_all"
+cells = 4
+[stimulus]
+$2
+[record]
+variables = ["v_axon"]
+cells = [0]
+TOML
+}
+printf '0.5\n1.0\nabc\n' > schedule_bad.txt
+stimulus_case schedule_bad 'kind = "schedule"
+file = "schedule_bad.txt"'
+refused "schedule_bad.txt:3: \"abc\" is not a finite number" run schedule_bad.toml -b serial -o out
+no_output run schedule_bad.toml
+printf '1 2 3\n1 2 3 4\n' > cells_bad.txt
+stimulus_case cells_bad 'kind = "cell_file"
+file = "cells_bad.txt"'
+refused "cells_bad.txt:1: line 1 has 3 values, expected 4" run cells_bad.toml -b serial -o out
+no_output run cells_bad.toml
+printf '1 2 3 4\n1 2 3 4\n' > cells_short.txt
+stimulus_case cells_short 'kind = "cell_file"
+file = "cells_short.txt"'
+refused "cells_short.txt:3: file ends after 2 lines, but the run has 20 steps" run cells_short.toml -b serial -o out
+no_output run cells_short.toml
+
+# Plans refuse host arrays that would not fit before building them. Under an address-space limit of 4 GB (which
+# kbrain counts as what is available), so that the estimates exceed the memory on any machine; without the checks
+# each of these allocated gigabytes and ended in std::bad_alloc. ASan reserves terabytes of address space at start,
+# so a sanitizer build skips them.
+limited_refusal() {  # expected text, then the experiment and its options: kbrain run ... -b serial under ulimit
+  local want="$1"; shift
+  (ulimit -v 4000000; "$kb" run "$@" -b serial -o out > out.txt 2> err.txt; echo $? > rc.txt)
+  [ "$(cat rc.txt)" = 2 ] || fail "kbrain run $* exited $(cat rc.txt), not 2: $(cat err.txt)"
+  [ "$(wc -l < err.txt)" = 1 ] || fail "kbrain run $*: not one line on stderr: $(cat err.txt)"
+  grep -q -- "$want" err.txt || fail "kbrain run $*: message lacks '$want': $(cat err.txt)"
+  no_output run "$@"
+}
+if ! ldd "$kb" 2> /dev/null | grep -q 'libasan'; then
+  # an edge list whose header alone asks for 2^31 - 1 cells: refused from the header, before the CSR exists
+  printf '# header only\ncells 2147483647\n' > huge.edges
+  printf 'name = "huge_edges"\n[model]\nkind = "io"\n[simulation]\nsteps = 10\n[network]\ntype = "edge_list"\nfile = "huge.edges"\n' > huge_edges.toml
+  limited_refusal "huge.edges: cells 2147483647: the network (its CSR offsets and g_CaL and, on this CPU backend, the cells' state) needs .* of host memory but .* are available; at most [0-9]* cells fit" huge_edges.toml
+  # a 6400 x 6400 mesh: its CSR and g_CaL (2 GB) fit, its state on the serial backend (5 GB more) does not; the plan
+  # counts both before building the network (as a 20000 x 20000 mesh's 19 GB of CSR were built before the refusal)
+  limited_refusal "the 6400 x 6400 mesh, its g_CaL and, on this CPU backend, the cells' state needs .* of host memory but .* are available; a mesh of [0-9]* x [0-9]* cells fits" "$(dirname "$exp")/io_mesh_sweep.toml" --size 6400
+  printf 'name = "lif_big"\n[model]\nkind = "galbraith_lif"\n[simulation]\nsteps = 10\n[network]\ntopology = "random"\nneurons = 50000\nsynapses = 2000000000\n' > lif_big.toml
+  limited_refusal "the host network of 50000 neurons and 2000000000 synapses needs .* of host memory" lif_big.toml
+  printf 'name = "som_big"\n[model]\nkind = "galbraith_som"\n[simulation]\nsteps = 10\n[som]\nwidth = 8\nheight = 8\n[input]\nwidth = 40000\nheight = 40000\n' > som_big.toml
+  limited_refusal "the generated 40000 x 40000 picture needs .* of host memory" som_big.toml
+  printf '0 1\n' > pairs.txt
+  printf 'name = "adex_big"\n[model]\nkind = "adex_costa"\n[simulation]\nsteps = 10\n[network]\narchitecture = "mxm"\nneurons = 100000\nconnectivity = "file"\nfile = "pairs.txt"\n' > adex_big.toml
+  limited_refusal "network.file: the 100000 x 100000 connection flags needs .* of host memory" adex_big.toml
+  # the run's own statement (models/runtime/memory_statement.hpp) refuses before the output folder exists
+  printf 'name = "decoder_big"\n[model]\nkind = "galbraith_decoder"\n[simulation]\nsteps = 1\ndt = 0.25\n[population]\nneurons = 10000\n[stimulus]\ntrain_s = 100\n' > decoder_big.toml
+  limited_refusal "10000 neurons decoded over 400000 training samples need about .* on serial" decoder_big.toml
+fi
 
 # OMP_NUM_THREADS beyond the limit: clamped, with one note, and the command works.
 OMP_NUM_THREADS=100000 "$kb" backends > out.txt 2> err.txt || fail "OMP_NUM_THREADS=100000 kbrain backends: $(cat err.txt)"

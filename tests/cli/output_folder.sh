@@ -44,6 +44,9 @@ TOML
 # A complete earlier result in out/.
 "$kb" run "$short" -b serial --steps 100 --no-plots -o out > first.txt 2>&1 || fail "first run: $(cat first.txt)"
 grep -q '"complete": true' out/run.json || fail "the first run is not complete"
+# the memory the run needs, stated before it started (models/runtime/memory_statement.hpp)
+grep -q '"host_bytes": [1-9]' out/run.json || fail "run.json states no host bytes"
+grep -q '"device_bytes": [1-9]' out/run.json || fail "run.json states no device bytes"
 cp -r out earlier
 
 # Job control on: a background command of a shell without it starts with SIGINT ignored, which kbrain respects.

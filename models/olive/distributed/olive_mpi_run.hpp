@@ -39,7 +39,7 @@ class OliveMpiRun {
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
   OliveMpiRun(const OliveMpiPlan& plan, const RunRequest& request, RunResult& res)
-      : comm_(plan.comm), stimulus_(make_stimulus(plan.config->stimulus, plan.network->cells, plan.steps)) {
+      : comm_(plan.comm), stimulus_(make_stimulus(plan.stimulus, plan.network->cells, plan.steps)) {
     barrier();  // the ranks set up together, so that their setup times compare
     wall_.restart();
     const Partition part =
