@@ -17,6 +17,7 @@ packages=(cmake g++ make pkg-config libfmt-dev libtomlplusplus-dev doctest-dev l
           libopenblas-dev liblapack-dev  # the host BLAS/LAPACK behind Kokkos Kernels (GEMM, solves)
           libstb-dev  # image files: SOM inputs (BMP/PNG/PPM) and weight pictures (PNG)
           libfftw3-dev  # FFTW3: the Galbraith decoder's host FFT (cmake/KbrainSignal.cmake)
+          libhdf5-dev python3-h5py  # SONATA spike files (spikes.h5) and their test (tests/sonata)
           clang libclang-rt-dev)  # fuzz targets (scripts/fuzz.sh): libFuzzer and clang's sanitizer runtimes are in
                                   # libclang-rt-dev (libclang-rt-14-dev on Debian 12), not in the clang package
 

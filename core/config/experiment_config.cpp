@@ -14,6 +14,7 @@
 #include "core/config/config_readers.hpp"
 #include "core/config/model_settings_reader.hpp"
 #include "core/config/toml_reader.hpp"
+#include "core/recorders/sonata_spikes.hpp"
 
 namespace kbrain {
 
@@ -236,6 +237,8 @@ void read_record(TableReader& root, ExperimentConfig& cfg, const ModelSchema& sc
   r.every = read_integer(*table, "every", std::int64_t{1}, 1);
   r.csv = read_bool(*table, "csv", true);
   r.binary = read_bool(*table, "binary", false);
+  r.sonata = read_bool(*table, "sonata", false);
+  if (r.sonata && !sonata_spikes_available()) table->fail("sonata", kNoSonata);
   r.spikes = read_bool(*table, "spikes", true);
   r.spike_threshold = read_number(*table, "spike_threshold", -20.0, Bound::Any);
   table->reject_unknown_keys();

@@ -68,6 +68,7 @@ struct RecordConfig {
   std::int64_t every = 1;                            // sample every k steps
   bool csv = true;
   bool binary = false;
+  bool sonata = false;                               // spikes also as a SONATA file (spikes.h5)
   bool spikes = true;
   double spike_threshold = -20.0;
 };

@@ -9,6 +9,7 @@
 
 #include "core/config/spiking_config_reader.hpp"
 #include "core/model/model_schema.hpp"
+#include "core/recorders/sonata_spikes.hpp"
 
 namespace kbrain {
 
@@ -165,6 +166,8 @@ void read_record(TableReader& root, SpikingConfig& s, const std::vector<std::str
   s.every = integer(*t, "every", 1, 1, std::numeric_limits<std::int64_t>::max());
   s.csv = t->get_bool("csv").value_or(true);
   s.binary = t->get_bool("binary").value_or(false);
+  s.sonata = t->get_bool("sonata").value_or(false);
+  if (s.sonata && !sonata_spikes_available()) t->fail("sonata", kNoSonata);
   t->reject_unknown_keys("for a spiking model");
 }
 

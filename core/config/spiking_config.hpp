@@ -54,6 +54,7 @@ struct SpikingConfig {
   std::vector<std::int64_t> record_neurons;  // empty => no trace
   std::int64_t every = 1;
   bool csv = true, binary = false;
+  bool sonata = false;  // spikes also as a SONATA file (spikes.h5)
 };
 
 }  // namespace kbrain

@@ -5,11 +5,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
+
 #include "core/text/json.hpp"
 
 namespace kbrain {
@@ -36,6 +39,24 @@ void write_manifest(const std::filesystem::path& file, const RunManifest& m) {
   fmt::format_to(out, "\n}}\n");
 
   kbrain::text::write_file_atomically(file, std::string(text.data(), text.size()));
+}
+
+std::string describe_output_files(const std::filesystem::path& dir) {
+  static const std::map<std::string, std::string> formats = {
+      {".csv", "CSV"}, {".json", "JSON"}, {".kbs", "kbrain binary spikes"}, {".kbt", "kbrain binary trace"},
+      {".h5", "SONATA spikes (HDF5)"}, {".md", "Markdown"}, {".png", "PNG"}, {".svg", "SVG"}};
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_regular_file(ec)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const std::string& name : names) {
+    const auto format = formats.find(std::filesystem::path(name).extension().string());
+    if (!out.empty()) out += "; ";
+    out += name + ": " + (format != formats.end() ? format->second : std::string("other"));
+  }
+  return out;
 }
 
 }  // namespace kbrain

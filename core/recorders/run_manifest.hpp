@@ -16,4 +16,8 @@ struct RunManifest {
 };
 void write_manifest(const std::filesystem::path& file, const RunManifest& m);  // atomic (write + rename)
 
+// The files in `dir` and their formats, for run.json's "files": "name: format" joined by "; ", names sorted
+// (docs/output-formats.md lists the formats).
+std::string describe_output_files(const std::filesystem::path& dir);
+
 }  // namespace kbrain

@@ -1,4 +1,5 @@
-// SpikeRecorder: spikes.csv ("step,cell") and/or spikes.kbs (binary), streamed and flushed on every record() call.
+// SpikeRecorder: spikes.csv ("step,cell"), spikes.kbs (binary) and/or spikes.h5 (SONATA), streamed and flushed on
+// every record() call.
 #include <fmt/format.h>
 
 #include <cstring>
@@ -38,7 +39,12 @@ void put_i32(std::string& buf, std::int64_t v) {
 
 }  // namespace
 
-SpikeRecorder::SpikeRecorder(const std::filesystem::path& csv_file, const std::filesystem::path& binary_file) {
+SpikeRecorder::SpikeRecorder(const std::filesystem::path& csv_file, const std::filesystem::path& binary_file,
+                             const SonataSpikeTarget& sonata) {
+  if (!sonata.file.empty()) {
+    make_parent(sonata.file);
+    sonata_.emplace(sonata.file, sonata.population, sonata.dt_ms);
+  }
   if (!csv_file.empty()) {
     make_parent(csv_file);
     text::remove_planted_link(csv_file);
@@ -80,11 +86,13 @@ void SpikeRecorder::record(const std::vector<std::pair<std::int64_t, std::int64_
     bin_.flush();
     if (!bin_) throw std::runtime_error("writing the binary spike file failed");
   }
+  if (sonata_) sonata_->record(events);
   count_ += static_cast<std::int64_t>(events.size());
 }
 
 void SpikeRecorder::close() {
   if (out_.is_open()) out_.close();
+  if (sonata_) sonata_->close();
   if (bin_.is_open()) {
     bin_.seekp(sizeof kSpikeMagic);
     put_u64(bin_, static_cast<std::uint64_t>(count_));

@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/recorders/sonata_spikes.hpp"
 
 namespace kbrain {
 
@@ -45,12 +48,20 @@ class TraceRecorder {
   std::filesystem::path bin_path_;
 };
 
-// Spikes in (step, cell) order, streamed: CSV rows "step,cell" (spikes.csv) and/or the binary spikes.kbs
+// Where a SONATA spike file goes (core/recorders/sonata_spikes.hpp); an empty file leaves it out.
+struct SonataSpikeTarget {
+  std::filesystem::path file;
+  std::string population;
+  double dt_ms = 0;
+};
+
+// Spikes in (step, cell) order, streamed: CSV rows "step,cell" (spikes.csv), the binary spikes.kbs
 // (docs/output-formats.md: magic "KBSPIKE1", uint64 event count written at close, then int32 (step, cell) pairs,
-// little-endian). An empty path leaves that format out.
+// little-endian) and/or a SONATA spike file (spikes.h5). An empty path leaves that format out.
 class SpikeRecorder {
  public:
-  explicit SpikeRecorder(const std::filesystem::path& csv_file, const std::filesystem::path& binary_file = {});
+  explicit SpikeRecorder(const std::filesystem::path& csv_file, const std::filesystem::path& binary_file = {},
+                         const SonataSpikeTarget& sonata = {});
   // events sorted by (step, cell)
   void record(const std::vector<std::pair<std::int64_t, std::int64_t>>& events);
   void close();
@@ -58,15 +69,19 @@ class SpikeRecorder {
 
  private:
   std::ofstream out_, bin_;
+  std::optional<SonataSpikeWriter> sonata_;
   std::int64_t count_ = 0;
 };
 
 // The spike recorder of an output folder for the record formats chosen (`csv` -> spikes.csv, `binary` ->
-// spikes.kbs; neither -> spikes.csv, so that `spikes = true` always writes something).
-inline SpikeRecorder open_spike_files(const std::filesystem::path& dir, bool csv, bool binary) {
-  if (!csv && !binary) csv = true;
+// spikes.kbs, `sonata` -> spikes.h5 with one population named `population`; none -> spikes.csv, so that
+// `spikes = true` always writes something).
+inline SpikeRecorder open_spike_files(const std::filesystem::path& dir, bool csv, bool binary, bool sonata = false,
+                                      const std::string& population = "neurons", double dt_ms = 0) {
+  if (!csv && !binary && !sonata) csv = true;
   return SpikeRecorder(csv ? dir / "spikes.csv" : std::filesystem::path(),
-                       binary ? dir / "spikes.kbs" : std::filesystem::path());
+                       binary ? dir / "spikes.kbs" : std::filesystem::path(),
+                       sonata ? SonataSpikeTarget{dir / "spikes.h5", population, dt_ms} : SonataSpikeTarget{});
 }
 
 // Reading back spikes.kbs (tests, tools): (step, cell) pairs.

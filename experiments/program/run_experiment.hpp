@@ -152,6 +152,7 @@ int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Prec
     if (folder) {
       finish_manifest<Model>(m, plan, r);
       if (!r.rank_table.rows.empty()) write_rank_table(folder->work() / "ranks.csv", r.rank_table);
+      m.fields["files"] = describe_output_files(folder->work());
       write_manifest(folder->work() / "run.json", m);
     }
   } catch (const NonFiniteState& e) {  // run.json says why the run is not complete; the message says where it is

@@ -204,6 +204,7 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
   plan.record_spikes = cfg.record.spikes;
   plan.record_csv = cfg.record.csv;
   plan.record_binary = cfg.record.binary;
+  plan.record_sonata = cfg.record.sonata;
   plan.trace_every = std::max<std::int64_t>(1, cfg.record.every);
   plan.probe_var = olive::V_AXON;
   for (int v = 0; v < olive::NUM_VARS; ++v) {

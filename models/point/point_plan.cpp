@@ -170,6 +170,7 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
   plan.record_spikes = s.record_spikes;
   plan.record_csv = s.csv;
   plan.record_binary = s.binary;
+  plan.record_sonata = s.sonata;
   plan.trace_every = std::max<std::int64_t>(1, s.every);
   plan.probe_var = point::V;
   for (int var = 0; var < point::NUM_POINT_VARS; ++var)

@@ -44,6 +44,11 @@ constexpr const char* precision_name() {
   return std::is_same<Real, float>::value ? "float" : "double";
 }
 
+// The population a SONATA spike file names: the experiment's name (a plain file name, checked by the loader).
+inline std::string spike_population(const RunPlan& plan) {
+  return plan.config && !plan.config->name.empty() ? plan.config->name : std::string("neurons");
+}
+
 // Samples held on the device between drains: about 8 MiB of values, at most 4096 samples.
 inline int trace_sampler_capacity(std::int64_t width) {
   return static_cast<int>(std::clamp<std::int64_t>((8 << 20) / std::max<std::int64_t>(1, width), 1, 4096));
@@ -131,7 +136,8 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     emplace_sampler(trace_sampler, sim, plan.trace_vars, plan.trace_cells, trace_sampler_capacity(width));
   }
   if (files && request.write_spikes)
-    spike_file.emplace(open_spike_files(request.out_dir, plan.record_csv, plan.record_binary));
+    spike_file.emplace(open_spike_files(request.out_dir, plan.record_csv, plan.record_binary, plan.record_sonata,
+                                        spike_population(plan), plan.dt_ms));
   if (!request.probe_cells.empty()) {
     emplace_sampler(probe_sampler, sim, std::vector<int>{plan.probe_var}, request.probe_cells, kProbeSamplerCapacity);
     res.probes.reserve(static_cast<std::size_t>(plan.steps / probe_every) *

@@ -19,6 +19,7 @@ inline bool apply_record_choices(const RecordConfig& r, RunPlan& plan) {
   plan.record_spikes = r.spikes;
   plan.record_csv = r.csv;
   plan.record_binary = r.binary;
+  plan.record_sonata = r.sonata;
   plan.trace_every = std::max<std::int64_t>(1, r.every);
   return !r.cells.empty() || r.all_cells;
 }

@@ -37,6 +37,7 @@ struct RunPlan {
   std::vector<std::int64_t> trace_cells;
   std::int64_t trace_every = 1;
   bool record_csv = true, record_binary = false;
+  bool record_sonata = false;      // spikes also as spikes.h5 (SONATA)
   bool record_spikes = true;
   int probe_var = 0;               // the variable compare samples for its agreement columns
 
