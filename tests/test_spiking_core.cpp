@@ -40,6 +40,19 @@ std::vector<std::int64_t> in_degrees(const SynapseNetwork& n) {
   return d;
 }
 
+// COBA, 2000 neurons, 50 Poisson sources at 10 Hz: a run that spikes a lot and has every kind of presynaptic index.
+point::PointSetup coba_with_sources(std::uint64_t seed) {
+  point::NamedSet set = point::point_parameter_set("coba");
+  spiking::NetworkSpec ns = point::named_network(set, 2000, seed);
+  ns.probability = 0.04;
+  ns.poisson_sources = 50;
+  ns.poisson_probability = 0.1;
+  ns.w_poisson.value = 0.5;
+  point::DriveSpec drive = point::named_drive(set, 2000);
+  drive.poisson_rate_hz = 10.0;
+  return point::make_point_setup(set.params, set.initial, ns, drive);
+}
+
 }  // namespace
 
 TEST_SUITE("spiking_core") {
@@ -145,15 +158,7 @@ TEST_SUITE("spiking_core") {
 
   TEST_CASE_TEMPLATE_DEFINE("spike lists by atomic append (GPU default) and by scan give identical runs", Backend,
                             append_matches_scan) {
-    point::NamedSet set = point::point_parameter_set("coba");
-    spiking::NetworkSpec ns = point::named_network(set, 2000, 5);
-    ns.probability = 0.04;
-    ns.poisson_sources = 50;
-    ns.poisson_probability = 0.1;
-    ns.w_poisson.value = 0.5;
-    point::DriveSpec drive = point::named_drive(set, 2000);
-    drive.poisson_rate_hz = 10.0;
-    const auto setup = point::make_point_setup(set.params, set.initial, ns, drive);
+    const auto setup = coba_with_sources(5);
     std::vector<std::pair<std::int64_t, std::int64_t>> spikes[2];
     std::vector<double> v[2];
     std::int64_t totals[2] = {0, 0};
@@ -178,15 +183,7 @@ TEST_SUITE("spiking_core") {
 
   TEST_CASE_TEMPLATE_DEFINE("replayed steps (a CUDA graph) give the run that launched steps give, bit for bit",
                             Backend, replay_matches_launch) {
-    point::NamedSet set = point::point_parameter_set("coba");
-    spiking::NetworkSpec ns = point::named_network(set, 2000, 9);
-    ns.probability = 0.04;
-    ns.poisson_sources = 50;
-    ns.poisson_probability = 0.1;
-    ns.w_poisson.value = 0.5;
-    point::DriveSpec drive = point::named_drive(set, 2000);
-    drive.poisson_rate_hz = 10.0;
-    const auto setup = point::make_point_setup(set.params, set.initial, ns, drive);
+    const auto setup = coba_with_sources(9);
     std::vector<std::pair<std::int64_t, std::int64_t>> spikes[2];
     std::vector<double> v[2];
     std::int64_t totals[2] = {0, 0};
