@@ -12,11 +12,18 @@
 // Repeats are found with a bitmap on the host; on GPUs, where a bitmap of N bits per thread does not fit, a thread
 // searches its own choices (column-major, so a warp's reads are coalesced): O(K^2) per neuron, fine for the
 // in-degrees of the studies (docs/performance.md has the time at K = 200), slow for K in the thousands.
+// A part of the network: the synapses whose targets lie in [first, last), the part a rank owning those neurons holds
+// (generate_rows with a TargetRange; the whole network is the range [0, neurons)). The draws are the whole network's,
+// so the parts of any split are exactly the whole network's rows restricted to each range. fixed_in_degree: only the
+// range's neurons draw. A Bernoulli row's skips run from target 0, so a part walks each presynaptic row's sequence up
+// to `last` and keeps the targets from `first` on: memory is per part, the draw work is not (a rank of K sweeps up
+// to its range's end in every row).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -33,11 +40,22 @@
 
 namespace kbrain::spiking {
 
+// Postsynaptic neurons [first, last).
+struct TargetRange {
+  std::int64_t first = 0, last = 0;
+};
+
+// Range `part` of `parts` near-equal blocks of `neurons` (the split of the MPI tests: rank r of K).
+inline TargetRange target_block(std::int64_t neurons, int part, int parts) {
+  return {neurons * part / parts, neurons * (part + 1) / parts};
+}
+
 template <class Mem>
 struct SynapseRows {
   std::int64_t neurons = 0, sources = 0;
-  Kokkos::View<std::int64_t*, Mem> offsets;  // neurons + sources + 1
-  Kokkos::View<std::int32_t*, Mem> target;
+  TargetRange targets;                       // the part held: every target lies in it (whole network: [0, neurons))
+  Kokkos::View<std::int64_t*, Mem> offsets;  // neurons + sources + 1 (every presynaptic row, empty or not)
+  Kokkos::View<std::int32_t*, Mem> target;   // global indices
   std::int64_t synapses() const { return static_cast<std::int64_t>(target.extent(0)); }
 };
 
@@ -62,6 +80,7 @@ struct BernoulliRows {
   std::uint64_t key = 0;
   int neuron_sampler = 0, source_sampler = 0;
   bool all_neurons = false, skip_self = true, fill = false;
+  std::int64_t first = 0, last = 0;  // the targets kept
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t pre) const {
     const bool source = pre >= neurons;
@@ -74,17 +93,18 @@ struct BernoulliRows {
       }
     };
     if (!source && all_neurons) {
-      for (std::int64_t post = 0; post < neurons; ++post) emit(post);
+      for (std::int64_t post = first; post < last; ++post) emit(post);
     } else {
       const int sampler = source ? source_sampler : neuron_sampler;
       if (netgen::sampler_active(samplers, sampler)) {
+        // The whole row's skip sequence from target 0, stopped at `last` (the targets beyond are not kept).
         netgen::DrawStream d(key, static_cast<std::uint64_t>(pre));
-        const std::uint64_t m = static_cast<std::uint64_t>(neurons);
+        const std::uint64_t m = static_cast<std::uint64_t>(last), keep = static_cast<std::uint64_t>(first);
         std::uint64_t next = 0;
         while (next < m) {
           const std::uint64_t skip = netgen::geometric_skip(geometric, samplers, sampler, d);
           if (skip >= m - next) break;
-          emit(static_cast<std::int64_t>(next + skip));
+          if (next + skip >= keep) emit(static_cast<std::int64_t>(next + skip));
           next += skip + 1;
         }
       }
@@ -103,20 +123,22 @@ KOKKOS_INLINE_FUNCTION std::int32_t in_degree_candidate(std::uint64_t seed, std:
                                    static_cast<double>(neurons));
 }
 
+// Row i of the choices is neuron first + i's (the part's neurons only).
 template <class Layout, class Mem>
 struct ChooseBySearch {
   Choices<Layout, Mem> choice;
   std::uint64_t seed = 0;
-  std::int64_t neurons = 0, in_degree = 0;
+  std::int64_t neurons = 0, in_degree = 0, first = 0;
   bool self = false;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t post) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    const std::int64_t post = first + i;
     std::int64_t chosen = 0;
     for (std::uint64_t k = 0; chosen < in_degree; ++k) {
       const std::int32_t pre = in_degree_candidate(seed, post, k, neurons);
       if (!self && pre == post) continue;
       bool repeat = false;
-      for (std::int64_t j = 0; j < chosen && !repeat; ++j) repeat = choice(post, j) == pre;
-      if (!repeat) choice(post, chosen++) = pre;
+      for (std::int64_t j = 0; j < chosen && !repeat; ++j) repeat = choice(i, j) == pre;
+      if (!repeat) choice(i, chosen++) = pre;
     }
   }
 };
@@ -125,8 +147,8 @@ template <class Layout, class Mem>
 struct CountChoices {
   Choices<Layout, Mem> choice;
   Kokkos::View<std::int64_t*, Mem> counts;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t post) const {
-    for (std::size_t j = 0; j < choice.extent(1); ++j) kx::atomic_increment_i64(&counts(choice(post, j)));
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    for (std::size_t j = 0; j < choice.extent(1); ++j) kx::atomic_increment_i64(&counts(choice(i, j)));
   }
 };
 
@@ -135,51 +157,57 @@ struct PlaceChoices {
   Choices<Layout, Mem> choice;
   Kokkos::View<std::int64_t*, Mem> cursor;
   Kokkos::View<std::int32_t*, Mem> target;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t post) const {
+  std::int64_t first = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
     for (std::size_t j = 0; j < choice.extent(1); ++j)
-      target(kx::atomic_increment_i64(&cursor(choice(post, j)))) = static_cast<std::int32_t>(post);
+      target(kx::atomic_increment_i64(&cursor(choice(i, j)))) = static_cast<std::int32_t>(first + i);
   }
 };
 
 // Host: the same choices with a bitmap per block of neurons (one pass over the draws).
 template <class Exec, class Layout, class Mem>
 void choose_with_bitmaps(const Choices<Layout, Mem>& choice, std::uint64_t seed, std::int64_t neurons,
-                         std::int64_t in_degree, bool self) {
+                         std::int64_t in_degree, bool self, std::int64_t first) {
+  const std::int64_t count = static_cast<std::int64_t>(choice.extent(0));
+  if (count == 0) return;
   // A few blocks per thread (dynamic schedule balances them); each block clears one bitmap of `neurons` bits.
-  const std::int64_t blocks = std::min<std::int64_t>((neurons + 255) / 256, 8 * kx::concurrency<Exec>());
-  const std::int64_t per_block = (neurons + blocks - 1) / blocks;
+  const std::int64_t blocks = std::min<std::int64_t>((count + 255) / 256, 8 * kx::concurrency<Exec>());
+  const std::int64_t per_block = (count + blocks - 1) / blocks;
   netgen::host_for<Exec>(blocks, [&](const std::int64_t b) {
     std::vector<std::uint64_t> taken(static_cast<std::size_t>((neurons + 63) / 64), 0);
-    for (std::int64_t post = b * per_block; post < std::min(neurons, (b + 1) * per_block); ++post) {
+    for (std::int64_t i = b * per_block; i < std::min(count, (b + 1) * per_block); ++i) {
+      const std::int64_t post = first + i;
       std::int64_t chosen = 0;
       for (std::uint64_t k = 0; chosen < in_degree; ++k) {
         const std::int32_t pre = in_degree_candidate(seed, post, k, neurons);
         const std::uint64_t bit = std::uint64_t(1) << (pre & 63);
         if ((!self && pre == post) || (taken[pre >> 6] & bit) != 0) continue;
         taken[pre >> 6] |= bit;
-        choice(post, chosen++) = pre;
+        choice(i, chosen++) = pre;
       }
-      for (std::int64_t j = 0; j < in_degree; ++j) taken[choice(post, j) >> 6] = 0;
+      for (std::int64_t j = 0; j < in_degree; ++j) taken[choice(i, j) >> 6] = 0;
     }
   });
 }
 
 // Host: transposes the choices without atomics (a locked add per synapse stalls the CPU on every cache miss), as
-// a two-level counting sort: each thread takes a block of postsynaptic neurons and counts its choices per
+// a two-level counting sort: each thread takes a block of the part's postsynaptic neurons and counts its choices per
 // presynaptic row; a row's slots are then handed out block after block, so each thread fills its part of every row
 // in post order and the rows come out sorted. Memory: one 32-bit count per (block, row), capped.
 template <class Exec>
 struct HostTranspose {
-  std::int64_t neurons = 0, blocks = 1;
+  std::int64_t neurons = 0, posts = 0, first_post = 0, blocks = 1;
   std::vector<std::int32_t> counts;  // counts[b * neurons + pre]; after count(): the block's first slot in the row
 
-  explicit HostTranspose(std::int64_t n) : neurons(n) {
+  // The choices of posts [first, first + count) of a network of n neurons.
+  HostTranspose(std::int64_t n, std::int64_t first, std::int64_t count) : neurons(n), posts(count), first_post(first) {
     constexpr double kMaxBytes = double(std::int64_t(1) << 31);
     blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(kx::concurrency<Exec>(),
                                                                std::int64_t(kMaxBytes / (4.0 * double(n)))));
     counts.assign(static_cast<std::size_t>(blocks * n), 0);
   }
-  std::int64_t first(std::int64_t b) const { return neurons * b / blocks; }
+  std::int64_t first(std::int64_t b) const { return posts * b / blocks; }      // block b's first choice row
+  std::int64_t first_row(std::int64_t r) const { return neurons * r / blocks; }  // range r's first presynaptic row
 
   // row_lengths(pre) = choices naming pre.
   template <class Layout, class Mem>
@@ -187,11 +215,11 @@ struct HostTranspose {
     const std::int64_t degree = static_cast<std::int64_t>(choice.extent(1));
     netgen::host_for<Exec>(blocks, [&](const std::int64_t b) {
       std::int32_t* c = counts.data() + b * neurons;
-      for (std::int64_t post = first(b); post < first(b + 1); ++post)
-        for (std::int64_t j = 0; j < degree; ++j) ++c[choice(post, j)];
+      for (std::int64_t i = first(b); i < first(b + 1); ++i)
+        for (std::int64_t j = 0; j < degree; ++j) ++c[choice(i, j)];
     });
     netgen::host_for<Exec>(blocks, [&](const std::int64_t r) {  // rows split in `blocks` ranges
-      for (std::int64_t pre = first(r); pre < first(r + 1); ++pre) {
+      for (std::int64_t pre = first_row(r); pre < first_row(r + 1); ++pre) {
         std::int32_t before = 0;
         for (std::int64_t b = 0; b < blocks; ++b) {
           const std::int32_t c = counts[static_cast<std::size_t>(b * neurons + pre)];
@@ -210,10 +238,10 @@ struct HostTranspose {
     const std::int64_t degree = static_cast<std::int64_t>(choice.extent(1));
     netgen::host_for<Exec>(blocks, [&](const std::int64_t b) {
       std::int32_t* c = counts.data() + b * neurons;
-      for (std::int64_t post = first(b); post < first(b + 1); ++post)
+      for (std::int64_t i = first(b); i < first(b + 1); ++i)
         for (std::int64_t j = 0; j < degree; ++j) {
-          const std::int32_t pre = choice(post, j);
-          target(offsets(pre) + c[pre]++) = static_cast<std::int32_t>(post);
+          const std::int32_t pre = choice(i, j);
+          target(offsets(pre) + c[pre]++) = static_cast<std::int32_t>(first_post + i);
         }
     });
   }
@@ -221,16 +249,24 @@ struct HostTranspose {
 
 }  // namespace detail
 
+// The part of the network whose targets lie in `range` (the whole network: [0, neurons), the overload below).
 template <class Exec>
-SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, GenerationTimes* times = nullptr) {
+SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, const TargetRange range,
+                                                       GenerationTimes* times = nullptr) {
   using Mem = typename Exec::memory_space;
   constexpr bool host = std::is_same<Mem, Kokkos::HostSpace>::value;
   check_network_spec(s);
+  if (range.first < 0 || range.first > range.last || range.last > s.neurons)
+    throw std::invalid_argument("network part: targets [" + std::to_string(range.first) + ", " +
+                                std::to_string(range.last) + ") not within the " + std::to_string(s.neurons) +
+                                " neurons");
   GenerationTimes local;
   GenerationTimes& t = times ? *times : local;
   SynapseRows<Mem> rows;
   rows.neurons = s.neurons;
   rows.sources = s.poisson_sources;
+  rows.targets = range;
+  const std::int64_t posts = range.last - range.first;
   const std::int64_t pre_count = s.neurons + s.poisson_sources;
   const bool in_degree = s.connectivity == "fixed_in_degree";
   const bool all = s.connectivity == "all_to_all";
@@ -245,7 +281,8 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, Gen
   detail::BernoulliRows<Mem> sweep{netgen::upload<std::uint64_t, Mem>(geometric, "spiking_geometric"),
                                    netgen::upload<GeometricSampler, Mem>(samplers, "spiking_samplers"),
                                    {}, {}, s.neurons, stream_key(s.seed, Purpose::Connectivity),
-                                   neuron_sampler, source_sampler, all, !s.self_connections, false};
+                                   neuron_sampler, source_sampler, all, !s.self_connections, false,
+                                   range.first, range.last};
   rows.offsets = Kokkos::View<std::int64_t*, Mem>("spiking_offsets", pre_count + 1);
   sweep.offsets = rows.offsets;
   // Rows swept by Bernoulli draws: every row, or only the sources' when the neurons choose their inputs.
@@ -256,18 +293,18 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, Gen
   std::optional<detail::HostTranspose<Exec>> host_transpose;
   if (in_degree && !none) {
     choice = detail::Choices<Layout, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_choices"),
-                                          s.neurons, s.in_degree);
+                                          posts, s.in_degree);
     if constexpr (host)
-      detail::choose_with_bitmaps<Exec>(choice, s.seed, s.neurons, s.in_degree, s.self_connections);
+      detail::choose_with_bitmaps<Exec>(choice, s.seed, s.neurons, s.in_degree, s.self_connections, range.first);
     else
-      Kokkos::parallel_for("kbrain::spiking::choose", Kokkos::RangePolicy<Exec>(0, s.neurons),
-                           detail::ChooseBySearch<Layout, Mem>{choice, s.seed, s.neurons, s.in_degree,
+      Kokkos::parallel_for("kbrain::spiking::choose", Kokkos::RangePolicy<Exec>(0, posts),
+                           detail::ChooseBySearch<Layout, Mem>{choice, s.seed, s.neurons, s.in_degree, range.first,
                                                                s.self_connections});
     if constexpr (host) {
-      host_transpose.emplace(s.neurons);
+      host_transpose.emplace(s.neurons, range.first, posts);
       host_transpose->count(choice, rows.offsets);
     } else
-      Kokkos::parallel_for("kbrain::spiking::count_choices", Kokkos::RangePolicy<Exec>(0, s.neurons),
+      Kokkos::parallel_for("kbrain::spiking::count_choices", Kokkos::RangePolicy<Exec>(0, posts),
                            detail::CountChoices<Layout, Mem>{choice, rows.offsets});
   }
   if (sweep_first < pre_count)
@@ -293,8 +330,8 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, Gen
       Kokkos::View<std::int64_t*, Mem> cursor(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_cursor"),
                                               s.neurons);
       Kokkos::deep_copy(cursor, Kokkos::subview(rows.offsets, std::make_pair(std::int64_t(0), s.neurons)));
-      Kokkos::parallel_for("kbrain::spiking::place_choices", Kokkos::RangePolicy<Exec>(0, s.neurons),
-                           detail::PlaceChoices<Layout, Mem>{choice, cursor, rows.target});
+      Kokkos::parallel_for("kbrain::spiking::place_choices", Kokkos::RangePolicy<Exec>(0, posts),
+                           detail::PlaceChoices<Layout, Mem>{choice, cursor, rows.target, range.first});
     }
   }
   Exec().fence();
@@ -310,6 +347,12 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, Gen
   }
   t.sort_s = phase.seconds();
   return rows;
+}
+
+// The whole network.
+template <class Exec>
+SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, GenerationTimes* times = nullptr) {
+  return generate_rows<Exec>(s, TargetRange{0, s.neurons}, times);
 }
 
 }  // namespace kbrain::spiking
