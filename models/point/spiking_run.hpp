@@ -100,11 +100,12 @@ class SpikingRun {
   // Refuses, before anything is allocated, a network that does not fit the backend's free memory (exit 2).
   static void require_memory(const SpikingPlan& plan) {
     const PointSetup& setup = *plan.setup;
+    if (setup.given_network) return;  // a hand-made network (tests) is already in memory
     const spiking::SpikingMemoryShape m = memory_shape(setup);
-    if (setup.given_network) return;
     const auto hw = Backend::describe();
     try {
-      spiking::require_spiking_memory(m, double(hw.free_memory_bytes), std::string(Backend::name) + " (" + hw.device + ")");
+      spiking::require_spiking_memory(m, double(hw.free_memory_bytes),
+                                      std::string(Backend::name) + " (" + hw.device + ")");
     } catch (const std::invalid_argument& e) {
       throw ConfigError(plan.config->source.string() + ": [network]: " + e.what());
     }
