@@ -13,8 +13,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "backends/optional_traits.hpp"
 #include "backends/registry.hpp"
-#include "core/detected.hpp"
 #include "models/galbraith_lif/galbraith_model.hpp"
 #include "models/registry.hpp"
 
@@ -53,9 +53,6 @@ void bm_step(benchmark::State& state, std::string topology, std::int64_t neurons
   per_step_counter(state, steps);
 }
 
-template <class B>
-using ChainedOf = typename B::chained_launch;
-
 template <class Backend>
 void bm_event_launch(benchmark::State& state, std::int64_t neurons, bool chained) {
   using Exec = typename Backend::execution_space;
@@ -70,7 +67,7 @@ void bm_event_launch(benchmark::State& state, std::int64_t neurons, bool chained
   std::int32_t n = 0;
   for (auto _ : state) {
     const EventStep<float, Mem> f{views, p, n++};
-    if constexpr (is_detected_v<ChainedOf, Backend>) {
+    if constexpr (kHasChainedLaunch<Backend>) {
       if (chained) {
         Backend::chained_launch::template parallel_for<256, 1>(f, 0, static_cast<int>(neurons));
         continue;
@@ -95,7 +92,7 @@ void register_backend() {
   for (const std::int64_t n : {100, 500000}) {
     if (!Backend::is_gpu && n > 1000) continue;
     for (const bool chained : {false, true}) {
-      if (chained && !is_detected_v<ChainedOf, Backend>) continue;
+      if (chained && !kHasChainedLaunch<Backend>) continue;
       benchmark::RegisterBenchmark(("galbraith_event_launch/" + b + (chained ? "/chained/ring" : "/parallel_for/ring") +
                                     std::to_string(n)).c_str(),
                                    [=](benchmark::State& s) { bm_event_launch<Backend>(s, n, chained); })

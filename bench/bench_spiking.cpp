@@ -130,7 +130,7 @@ void register_backend() {
       benchmark::RegisterBenchmark(("point_step/" + b + "/double/" + tag).c_str(),
                                    [=](benchmark::State& s) { bm_point_step<Backend, double>(s, set, n); })
           ->Unit(benchmark::kMicrosecond)->UseRealTime();
-      if (is_detected_v<point::StepGraphOf, Backend>) {
+      if (is_detected_v<StepGraphOf, Backend>) {
         benchmark::RegisterBenchmark(("point_step_launched/" + b + "/float/" + tag).c_str(),
                                      [=](benchmark::State& s) { bm_point_step<Backend, float, false>(s, set, n); })
             ->Unit(benchmark::kMicrosecond)->UseRealTime();

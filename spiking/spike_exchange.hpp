@@ -122,6 +122,18 @@ struct StepAdvanceFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const int) const { advance_step(counters, log_capacity, clock); }
 };
 
+// Adds synapse k's fixed-point weight into its target's ring slot for step + 1 + delay (native 64-bit integer
+// atomics: the sums do not depend on the order).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION void deliver_synapse(const DeviceSynapses<Mem>& syn,
+                                            const Kokkos::View<long long**, Kokkos::LayoutRight, Mem>& ring,
+                                            const int step, const int slots, const int receptors,
+                                            const std::int64_t k) {
+  const int dr = syn.delay_receptor(k);
+  const int slot = (step + 1 + (dr >> 1)) % slots;
+  kx::atomic_add_i64(&ring(slot * receptors + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
+}
+
 template <class Exec>
 struct SpikeDeliverFunctor {
   using Mem = typename Exec::memory_space;
@@ -142,11 +154,8 @@ struct SpikeDeliverFunctor {
     for (long long s = team.league_rank(); s < count; s += team.league_size()) {
       const int pre = list(s);
       const std::int64_t begin = syn.offsets(pre), end = syn.offsets(pre + 1);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t k) {
-        const int dr = syn.delay_receptor(k);
-        const int slot = (step + 1 + (dr >> 1)) % slots;
-        kx::atomic_add_i64(&ring(slot * receptors + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
-      });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end),
+                           [&](const std::int64_t k) { deliver_synapse(syn, ring, step, slots, receptors, k); });
     }
   }
 };
@@ -174,11 +183,8 @@ struct SpikeDeliverWarpsFunctor {
     for (long long s = i >> 5; s < count; s += warps) {
       const int pre = list(s);
       const std::int64_t end = syn.offsets(pre + 1);
-      for (std::int64_t k = syn.offsets(pre) + lane; k < end; k += 32) {
-        const int dr = syn.delay_receptor(k);
-        const int slot = (step + 1 + (dr >> 1)) % slots;
-        kx::atomic_add_i64(&ring(slot * receptors + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
-      }
+      for (std::int64_t k = syn.offsets(pre) + lane; k < end; k += 32)
+        deliver_synapse(syn, ring, step, slots, receptors, k);
     }
   }
 };

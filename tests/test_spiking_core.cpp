@@ -206,7 +206,7 @@ TEST_SUITE("spiking_core") {
     run(static_cast<point::PointNetworkSimulation<Backend, double, Backend::is_gpu, NoStepProbe, true>*>(nullptr), 1);
     CHECK(!replayed[0]);
     // Backends that declare a step graph must really replay (a failed recording falls back silently otherwise).
-    CHECK(replayed[1] == is_detected_v<point::StepGraphOf, Backend>);
+    CHECK(replayed[1] == is_detected_v<StepGraphOf, Backend>);
     REQUIRE(spikes[0].size() > 1000);
     CHECK(spikes[0] == spikes[1]);
     CHECK(v[0] == v[1]);

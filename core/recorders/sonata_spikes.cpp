@@ -77,7 +77,6 @@ struct SonataSpikeWriter::File {
   hid_t file = -1, spikes = -1, population = -1, timestamps = -1, node_ids = -1;
   double dt_ms = 0;
   hsize_t count = 0;
-  std::filesystem::path path;
   void close() {
     if (node_ids >= 0) H5Dclose(node_ids);
     if (timestamps >= 0) H5Dclose(timestamps);
@@ -93,7 +92,6 @@ bool sonata_spikes_available() { return true; }
 SonataSpikeWriter::SonataSpikeWriter(const std::filesystem::path& file, const std::string& population, double dt_ms)
     : f_(std::make_unique<File>()) {
   f_->dt_ms = dt_ms;
-  f_->path = file;
   text::remove_planted_link(file);
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions with the call's name, not stderr dumps
   try {

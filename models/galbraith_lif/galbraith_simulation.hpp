@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
-#include "core/detected.hpp"
+#include "backends/optional_traits.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/common/device_sampler.hpp"
 #include "models/common/spike_flag_ring.hpp"
@@ -47,9 +47,6 @@ struct GalbraithReader {
   }
 };
 
-template <class Backend>
-using GalbraithChainedLaunch = typename Backend::chained_launch;
-
 inline constexpr const char* kAgentStages[] = {"stimulus", "dendrites", "somas", "axons", "synapses"};
 inline constexpr const char* kEventStage = "step";
 
@@ -75,9 +72,7 @@ class GalbraithSimulation {
 
   GalbraithSimulation(const GalbraithPlan& plan, const RunRequest& request, RunResult& res)
       : plan_(plan), p_(SomaParams<Real>::from(plan)), out_dir_(request.out_dir) {
-    const auto hw = Backend::describe();
-    require_memory(plan, sizeof(Real), hw.free_memory_bytes, std::string(Backend::name) + " (" + hw.device + ")");
-    st_.allocate(plan);
+    st_.allocate(plan);  // the runner has asked memory() first: it refuses what does not fit
     st_.upload(plan);
     if (request.write_spikes) ring_ = SpikeFlagRing<Exec>(plan.neurons());
     res.connections = double(plan.synapses());
@@ -161,7 +156,7 @@ class GalbraithSimulation {
   }
 
  private:
-  static constexpr bool kHasChained = is_detected_v<GalbraithChainedLaunch, Backend>;
+  static constexpr bool kHasChained = kHasChainedLaunch<Backend>;
   // Mean inputs per neuron from which a GPU step sums them with a team per neuron.
   static constexpr std::int64_t kTeamInDegree = 16;
 

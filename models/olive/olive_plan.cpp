@@ -6,9 +6,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "backends/hardware_info.hpp"
 #include "core/inputs/g_cal.hpp"
 #include "core/inputs/stimulus.hpp"
-#include "backends/hardware_info.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/olive/cell/io_state.hpp"
 #include "models/olive/olive_schema.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // The inferior-olive model as the runner sees it (models/runtime/model_runner.hpp): states the memory plan (which
-// the runner checks before anything is allocated), builds the network on the backend (generated there for uniform/gaussian3d, timed as
-// "generate"; uploaded otherwise), owns the stimulus and advances one step per call.
+// the runner checks before anything is allocated), builds the network on the backend (generated there for
+// uniform/gaussian3d, timed as "generate"; uploaded otherwise), owns the stimulus and advances one step per call.
 #include <algorithm>
 #include <cstdint>
 #include <memory>

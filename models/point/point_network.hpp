@@ -28,7 +28,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "core/detected.hpp"
+#include "backends/optional_traits.hpp"
 #include "core/kokkos_compat.hpp"
 #include "models/point/hh_step.hpp"
 #include "models/point/izhikevich_step.hpp"
@@ -51,20 +51,11 @@ struct NoStepProbe {
   void lap(StepPhase) {}
 };
 
-// The backend's step graph and chained launch (optional traits), and the launch-as-you-go stand-in for backends
-// without a step graph.
-template <class Backend>
-using StepGraphOf = typename Backend::step_graph;
-template <class Backend>
-using PointChainedLaunchOf = typename Backend::chained_launch;
-
+// The launch-as-you-go stand-in for backends without a step graph (backends/optional_traits.hpp).
 template <class Exec>
 struct DirectSteps {
   Exec exec() const { return Exec(); }
   bool recorded() const { return false; }
-  template <class Launch>
-  bool record(Launch&&) { return false; }
-  void replay() {}
   template <class Launch>
   void launch(Launch&& launch) { launch(Exec()); }
 };
@@ -143,13 +134,18 @@ class PointNetworkSimulation {
   // Advances one step (asynchronously on a GPU).
   void step() {
     if (steps_done_ >= INT32_MAX - 1) throw std::runtime_error("more than 2^31-2 steps in one run");
-    // The first step is launched directly: it makes every allocation Kokkos makes lazily, which a recording must not.
-    if (kReplays && steps_done_ == 1 && !steps_.recorded() && !record_failed_)
-      record_failed_ = !steps_.record([this](const Exec& exec) { launch_step(exec); });
-    if (steps_.recorded())
-      steps_.replay();
-    else
-      steps_.launch([this](const Exec& exec) { launch_step(exec); });
+    bool replayed = false;
+    if constexpr (kReplays) {
+      // The first step is launched directly: it makes every allocation Kokkos makes lazily, which a recording
+      // must not.
+      if (steps_done_ == 1 && !steps_.recorded() && !record_failed_)
+        record_failed_ = !steps_.record([this](const Exec& exec) { launch_step(exec); });
+      if (steps_.recorded()) {
+        steps_.replay();
+        replayed = true;
+      }
+    }
+    if (!replayed) steps_.launch([this](const Exec& exec) { launch_step(exec); });
     ++steps_done_;
     if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
   }
@@ -247,7 +243,7 @@ class PointNetworkSimulation {
   // previous kernel's tail), else Kokkos::parallel_for.
   template <class F>
   void launch_range(const Exec& exec, const char* name, const int n, const F& f) {
-    if constexpr (is_detected_v<PointChainedLaunchOf, Backend>) {
+    if constexpr (kHasChainedLaunch<Backend>) {
       if (Backend::chained_launch::available()) {
         Backend::chained_launch::template parallel_for<256, 1>(f, 0, n, exec);
         return;

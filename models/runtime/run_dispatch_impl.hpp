@@ -7,14 +7,23 @@
 
 namespace kbrain {
 
+// f(Backend tag, Real value) for the backend named `backend` and the precision asked for.
+template <class F>
+void with_backend_and_real(const std::string& backend, Precision precision, F&& f) {
+  with_backend(backend, [&](auto tag) {
+    if (precision == Precision::Float)
+      f(tag, float{});
+    else
+      f(tag, double{});
+  });
+}
+
 template <class Model>
 RunResult run_on(const typename Model::Plan& plan, const std::string& backend, Precision precision,
                  const RunRequest& request) {
   RunResult result;
-  with_backend(backend, [&](auto tag) {
-    using B = typename decltype(tag)::type;
-    result = precision == Precision::Float ? run_model<Model, B, float>(plan, request)
-                                           : run_model<Model, B, double>(plan, request);
+  with_backend_and_real(backend, precision, [&](auto tag, auto real) {
+    result = run_model<Model, typename decltype(tag)::type, decltype(real)>(plan, request);
   });
   return result;
 }
@@ -23,10 +32,8 @@ template <class Model>
 MemoryStatement memory_on(const typename Model::Plan& plan, const std::string& backend, Precision precision,
                           const RunRequest& request) {
   MemoryStatement m;
-  with_backend(backend, [&](auto tag) {
-    using B = typename decltype(tag)::type;
-    m = precision == Precision::Float ? run_memory<Model, B, float>(plan, request)
-                                      : run_memory<Model, B, double>(plan, request);
+  with_backend_and_real(backend, precision, [&](auto tag, auto real) {
+    m = run_memory<Model, typename decltype(tag)::type, decltype(real)>(plan, request);
   });
   return m;
 }

@@ -4,7 +4,7 @@
 // behind each choice are in docs/performance.md; bench/README.md lists the variants that were measured against them.
 #include <Kokkos_Core.hpp>
 
-#include "core/detected.hpp"
+#include "backends/optional_traits.hpp"
 
 namespace kbrain::olive {
 
@@ -62,11 +62,7 @@ using LaunchTraitsOf = OliveLaunchTraits<Backend::is_gpu>;
 // GPU launch bounds of the one-cell-per-thread step.
 using StepLaunchBounds = Kokkos::LaunchBounds<GpuLaunch::step_threads, GpuLaunch::step_min_blocks>;
 
-// Whether a backend declares a chained launch (backends/cuda/cuda_chained_launch.hpp): launches of one index per
-// thread that overlap the previous launch's tail. Backends without one launch with Kokkos::parallel_for.
-template <class Backend>
-using ChainedLaunchOf = typename Backend::chained_launch;
-template <class Backend>
-inline constexpr bool kHasChainedLaunch = is_detected_v<ChainedLaunchOf, Backend>;
+// Whether a backend declares a chained launch: kbrain::kHasChainedLaunch (backends/optional_traits.hpp).
+using kbrain::kHasChainedLaunch;
 
 }  // namespace kbrain::olive
