@@ -200,7 +200,8 @@ TEST_SUITE("adex_costa") {
     std::ofstream(dir / "case.toml") << adex_toml("architecture = \"nxm\"\ninputs = 3\nneurons = 2", "pattern = \"file\"\nfile = \"spikes.txt\"");
     std::string message;
     try {
-      (void)make_adex_plan(load_model_experiment(dir / "case.toml"), {});
+      const auto experiment = load_model_experiment(dir / "case.toml");
+      (void)make_adex_plan(experiment, {});
     } catch (const ConfigError& e) {
       message = e.what();
     }
@@ -208,7 +209,8 @@ TEST_SUITE("adex_costa") {
     std::ofstream(dir / "spikes.txt") << "5 1\n";
     message.clear();
     try {
-      (void)make_adex_plan(load_model_experiment(dir / "case.toml"), {});
+      const auto experiment = load_model_experiment(dir / "case.toml");
+      (void)make_adex_plan(experiment, {});
     } catch (const ConfigError& e) {
       message = e.what();
     }
@@ -236,7 +238,8 @@ TEST_SUITE("adex_costa") {
     std::ofstream(dir / "case.toml") << adex_toml(
         "architecture = \"nxm\"\ninputs = 3\nneurons = 2\nconnectivity = \"file\"\nfile = \"conn.txt\"\npost_events = \"none\"",
         "pattern = \"file\"\nfile = \"spikes.txt\"", 5);
-    const AdexPlan plan = make_adex_plan(load_model_experiment(dir / "case.toml"), {});
+    const auto experiment = load_model_experiment(dir / "case.toml");
+    const AdexPlan plan = make_adex_plan(experiment, {});
     CHECK(plan.connections == 3);
     CHECK(plan.connected(2, 1));
     CHECK_FALSE(plan.connected(0, 1));

@@ -240,20 +240,24 @@ TEST_SUITE("cortex_hh") {
   TEST_CASE_TEMPLATE_APPLY(network_rates, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("config: methods need their prerequisites; unknown keys are errors") {
-    CHECK_THROWS_AS(point::make_spiking_plan(parse_model_experiment(network_toml("tpm = true"), "t.toml"), PlanRequest{0, 0, 0}), ConfigError);
+    const auto tpm_alone = parse_model_experiment(network_toml("tpm = true"), "t.toml");
+    CHECK_THROWS_AS(point::make_spiking_plan(tpm_alone, PlanRequest{0, 0, 0}), ConfigError);
     CHECK_THROWS_AS(parse_model_experiment(network_toml("rk4 = true"), "t.toml"), ConfigError);
     CHECK_THROWS_AS(parse_model_experiment(network_toml("integrator = \"rk4\""), "t.toml"), ConfigError);
+    const auto eai_coarse = parse_model_experiment(network_toml("eai = true\n[model.parameters]\nnetwork_dt = 0.03"), "t.toml");
     CHECK_THROWS_AS(
-        point::make_spiking_plan(parse_model_experiment(network_toml("eai = true\n[model.parameters]\nnetwork_dt = 0.03"), "t.toml"), PlanRequest{0, 0, 0}),
+        point::make_spiking_plan(eai_coarse, PlanRequest{0, 0, 0}),
         ConfigError);
-    const auto plan = point::make_spiking_plan(parse_model_experiment(network_toml("eai = true\nlut = true\ntpm = true"), "t.toml"), PlanRequest{0, 0, 0});
+    const auto all_methods = parse_model_experiment(network_toml("eai = true\nlut = true\ntpm = true"), "t.toml");
+    const auto plan = point::make_spiking_plan(all_methods, PlanRequest{0, 0, 0});
     CHECK(plan.setup->params.substeps() == 50);
     CHECK(plan.setup->params.lut);
     CHECK(plan.setup->params.tpm);
     // Poisson sources are refused while planning, before any output exists
     const std::string poisson = network_toml("") + "[[input]]\nkind = \"poisson\"\nsources = 10\nrate = 5\n"
                                                    "probability = 0.1\nweight = 0.01\n";
-    CHECK_THROWS_AS(point::make_spiking_plan(parse_model_experiment(poisson, "t.toml"), PlanRequest{0, 0, 0}),
+    const auto with_poisson = parse_model_experiment(poisson, "t.toml");
+    CHECK_THROWS_AS(point::make_spiking_plan(with_poisson, PlanRequest{0, 0, 0}),
                     ConfigError);
     // delays: whole ms in [2, 4] -> network steps 1..3 (arrival exactly D after the spike's step)
     for (auto d : spiking::build_network(plan.setup->network, plan.setup->delays).delay) {

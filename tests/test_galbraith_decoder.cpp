@@ -176,7 +176,8 @@ TEST_SUITE("galbraith_decoder") {
   TEST_CASE("refusals name the key") {
     auto error_of = [](const std::string& toml) {
       try {
-        make_decoder_plan(parse_model_experiment(toml, "bad.toml"), {});
+        const auto experiment = parse_model_experiment(toml, "bad.toml");
+        make_decoder_plan(experiment, {});
       } catch (const ConfigError& e) {
         return std::string(e.what());
       }

@@ -196,7 +196,8 @@ TEST_SUITE("galbraith_gemm") {
   TEST_CASE("refusals name the key: budgets that fit no partition, Gram with operators, sweeps of k") {
     auto error_of = [](const std::string& toml, const PlanRequest& at = {}) {
       try {
-        make_gemm_plan(parse_model_experiment(toml, "bad.toml"), at);
+        const auto experiment = parse_model_experiment(toml, "bad.toml");
+        make_gemm_plan(experiment, at);
       } catch (const ConfigError& e) {
         return std::string(e.what());
       }

@@ -106,8 +106,10 @@ TEST_SUITE("galbraith_lif") {
       CAPTURE(net);
       // Weaker synapses than the overdriven default, so that inputs sum and the dynamics are not trivial.
       const std::string params = "[model.parameters]\nweight = 900\n[stimulus]\nneurons = [0, 5]\n";
-      const GalbraithPlan event = make_galbraith_plan(parse_model_experiment(galbraith_toml(net, "event", 3000, params), "r.toml"), {});
-      const GalbraithPlan agent = make_galbraith_plan(parse_model_experiment(galbraith_toml(net, "agent", 3000, params), "r.toml"), {});
+      const auto event_experiment = parse_model_experiment(galbraith_toml(net, "event", 3000, params), "r.toml");
+      const GalbraithPlan event = make_galbraith_plan(event_experiment, {});
+      const auto agent_experiment = parse_model_experiment(galbraith_toml(net, "agent", 3000, params), "r.toml");
+      const GalbraithPlan agent = make_galbraith_plan(agent_experiment, {});
       std::vector<double> v_serial, v_here;
       const auto serial_d = run_counts<SerialBackend, double>(event, &v_serial);
       std::int64_t total = 0;
@@ -180,7 +182,8 @@ TEST_SUITE("galbraith_lif") {
     refused({{0, 1, one, 0}, {1, 2, one, 0}, {2, 3, nan, 0}}, 0, "record 2 (byte 32): weight nan is not a finite number");
     // A file network runs like the generated one.
     const std::string toml = galbraith_toml("topology = \"file\"\nneurons = 64\nfile = \"" + file.string() + "\"", "event", 500);
-    const GalbraithPlan plan = make_galbraith_plan(parse_model_experiment(toml, tmp.path / "f.toml"), {});
+    const auto file_experiment = parse_model_experiment(toml, tmp.path / "f.toml");
+    const GalbraithPlan plan = make_galbraith_plan(file_experiment, {});
     CHECK(plan.synapses() == 500);
     CHECK(plan.network->weight == net.weight);
   }
@@ -189,8 +192,10 @@ TEST_SUITE("galbraith_lif") {
     CHECK(study_layout_bytes(100000, 1000000, 100) == 50 * 100000 + 24 * 1000000 + 4 * 100 * 1100000 + 4 * 100000);
     // The study's GTX 260 (896 MB) could not hold 100 000 neurons with 10^6 synapses (003:L958).
     CHECK(study_layout_bytes(100000, 1000000, 100) > 896ll * 1000 * 1000 * 0.5);
-    const GalbraithPlan plan = make_galbraith_plan(
-        parse_model_experiment(galbraith_toml("topology = \"random\"\nneurons = 1000\nsynapses = 20000", "agent", 10), "m.toml"), {});
+    // The plan points at its experiment, which must outlive it.
+    const auto experiment =
+        parse_model_experiment(galbraith_toml("topology = \"random\"\nneurons = 1000\nsynapses = 20000", "agent", 10), "m.toml");
+    const GalbraithPlan plan = make_galbraith_plan(experiment, {});
     const std::int64_t needed = kbrain_layout_bytes(1000, 20000, 100, SynapseUpdate::Agent, 4);
     CHECK(study_buffer_stride(100) == 104);
     CHECK(needed > 20000 * 104 * 4);  // the synapse buffers at the study's stride dominate
@@ -209,7 +214,8 @@ TEST_SUITE("galbraith_lif") {
   TEST_CASE("experiment checks name the key and its line") {
     auto error_of = [](const std::string& toml) {
       try {
-        make_galbraith_plan(parse_model_experiment(toml, "bad.toml"), {});
+        const auto experiment = parse_model_experiment(toml, "bad.toml");
+        make_galbraith_plan(experiment, {});
       } catch (const ConfigError& e) {
         return std::string(e.what());
       }
@@ -230,8 +236,9 @@ TEST_SUITE("galbraith_lif") {
   }
 
   TEST_CASE("compare variants: the model's variant setting is swept, other models refuse it") {
+    const auto ring_experiment = parse_model_experiment(galbraith_toml("topology = \"ring\"\nneurons = 10", "event", 10), "v.toml");
     const GalbraithPlan agent = make_galbraith_plan(
-        parse_model_experiment(galbraith_toml("topology = \"ring\"\nneurons = 10", "event", 10), "v.toml"),
+        ring_experiment,
         PlanRequest{0, 0, 0, "agent"});
     CHECK(agent.update == SynapseUpdate::Agent);
     CHECK(agent.size_label == "ring N=10 agent");

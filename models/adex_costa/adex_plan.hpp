@@ -51,5 +51,7 @@ struct AdexPlan : RunPlan {
 };
 
 AdexPlan make_adex_plan(const ExperimentConfig& cfg, const PlanRequest& request);
+// The plan keeps a pointer to its experiment: a temporary one would dangle.
+AdexPlan make_adex_plan(const ExperimentConfig&& cfg, const PlanRequest& request) = delete;
 
 }  // namespace kbrain::adex

@@ -26,5 +26,7 @@ struct DecoderPlan : RunPlan {
 };
 
 DecoderPlan make_decoder_plan(const ExperimentConfig& cfg, const PlanRequest& request);
+// The plan keeps a pointer to its experiment: a temporary one would dangle.
+DecoderPlan make_decoder_plan(const ExperimentConfig&& cfg, const PlanRequest& request) = delete;
 
 }  // namespace kbrain::galbraith

@@ -29,6 +29,8 @@ struct GemmPlan : RunPlan {
 };
 
 GemmPlan make_gemm_plan(const ExperimentConfig& cfg, const PlanRequest& request);
+// The plan keeps a pointer to its experiment: a temporary one would dangle.
+GemmPlan make_gemm_plan(const ExperimentConfig&& cfg, const PlanRequest& request) = delete;
 
 // The partition a GPU run uses for `element_bytes` within `budget_bytes` (half of it per block set when double
 // buffered); !feasible() when none fits.

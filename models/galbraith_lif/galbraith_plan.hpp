@@ -43,5 +43,7 @@ std::int64_t kbrain_layout_bytes(std::int64_t neurons, std::int64_t synapses, st
                                  std::int64_t real_bytes);
 
 GalbraithPlan make_galbraith_plan(const ExperimentConfig& cfg, const PlanRequest& request);
+// The plan keeps a pointer to its experiment: a temporary one would dangle.
+GalbraithPlan make_galbraith_plan(const ExperimentConfig&& cfg, const PlanRequest& request) = delete;
 
 }  // namespace kbrain::galbraith

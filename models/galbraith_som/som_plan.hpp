@@ -52,5 +52,7 @@ inline constexpr std::int64_t kSomMaxElements = 2147483647;
 std::int64_t som_device_bytes(std::int64_t neurons, std::int64_t pixels, std::int64_t real_bytes);
 
 SomPlan make_som_plan(const ExperimentConfig& cfg, const PlanRequest& request);
+// The plan keeps a pointer to its experiment: a temporary one would dangle.
+SomPlan make_som_plan(const ExperimentConfig&& cfg, const PlanRequest& request) = delete;
 
 }  // namespace kbrain::galbraith

@@ -26,6 +26,8 @@ struct OlivePlan : RunPlan {
 // of all_to_all/uniform/gaussian3d) and `request.density` > 0 network.density (uniform/gaussian3d). Reads every input
 // file before any output exists. Throws ConfigError naming the file and key.
 OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& request);
+// The plan keeps a pointer to its experiment: a temporary one would dangle.
+OlivePlan make_olive_plan(const ExperimentConfig&& cfg, const PlanRequest& request) = delete;
 
 // Evenly spread probe cells (always includes cell 0 and the last cell).
 std::vector<std::int64_t> spread_cells(std::int64_t cells, std::int64_t count);

@@ -15,5 +15,7 @@ struct SpikingPlan : RunPlan {
 
 // `request.size` > 0 sets the neuron count (fixed-probability networks keep the expected in-degree).
 SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& request);
+// The plan keeps a pointer to its experiment: a temporary one would dangle.
+SpikingPlan make_spiking_plan(const ExperimentConfig&& cfg, const PlanRequest& request) = delete;
 
 }  // namespace kbrain::point
