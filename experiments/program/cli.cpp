@@ -130,13 +130,26 @@ void define_commands(CLI::App& app, CliCommands& c) {
       ->check(finite_positive(true));
   c.accuracy_cmd->add_option("--out,-o", acc.out, "Append the markdown table to this file")->check(non_empty());
 
-  c.plot_cmd = app.add_subcommand("plot", "Draw the pictures of a finished output folder (run or compare) into DIR/plots");
-  c.plot_cmd->add_option("dir", c.plot_dir, "Output folder of kbrain run or kbrain compare")->required()->check(non_empty());
+  c.plot_cmd = app.add_subcommand("plot", "Draw the pictures of a finished output folder (run, compare or reproduce) into DIR/plots");
+  c.plot_cmd->add_option("dir", c.plot_dir, "Output folder of kbrain run, compare or reproduce")->required()->check(non_empty());
+
+  auto& rep = c.reproduce;
+  c.reproduce_cmd = app.add_subcommand("reproduce", "Run a published study's experiments and write its tables beside kbrain's numbers");
+  c.reproduce_cmd->add_option("study", rep.study, "du_nguyen | van_der_vlag | wang (experiments/studies), or a recipe .toml")
+      ->required()->check(non_empty());
+  c.reproduce_cmd->add_option("--scale", rep.scale, "small (minutes on a CPU) | full (the study's sizes); default: full "
+                              "where a GPU backend is compiled in, else small")->check(CLI::IsMember({"small", "full"}));
+  c.reproduce_cmd->add_option("--backends", rep.backends, "Comma-separated backends to run (default: all compiled in)")
+      ->delimiter(',');
+  c.reproduce_cmd->add_option("--out,-o", rep.out_dir, "Output folder (default: out/reproduce/<study>_<scale>)")
+      ->check(non_empty());
+  c.reproduce_cmd->add_flag("--no-plots", rep.no_plots, "Do not draw the runs' pictures");
 
   c.models = app.add_subcommand("models", "List the models: kinds, parameters (unit, bounds, default), variables, options");
 }
 
 void check_command_lists(const CliCommands& c) {
+  if (*c.reproduce_cmd) cli_checks::require_distinct(c.reproduce.backends, "--backends");
   if (!*c.compare_cmd) return;
   const CompareOptions& o = c.compare;
   cli_checks::require_distinct(o.backends, "--backends");

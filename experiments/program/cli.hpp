@@ -10,12 +10,14 @@ struct CliCommands {
   RunOptions run;
   CompareOptions compare;
   AccuracyOptions accuracy;
+  ReproduceOptions reproduce;
   CLI::App* backends = nullptr;
   CLI::App* run_cmd = nullptr;
   CLI::App* compare_cmd = nullptr;
   CLI::App* accuracy_cmd = nullptr;
   CLI::App* models = nullptr;
   CLI::App* plot_cmd = nullptr;
+  CLI::App* reproduce_cmd = nullptr;
   std::string plot_dir;
 };
 

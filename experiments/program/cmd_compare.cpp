@@ -41,17 +41,9 @@ std::vector<std::string> choose_backends(const CompareOptions& o, const Experime
 
 }  // namespace
 
-int cmd_compare(const CompareOptions& o) {
+CompareSweep make_compare_sweep(const CompareOptions& o, const ExperimentConfig& cfg) {
   for (double d : o.densities)
     if (!(d > 0)) throw ConfigError("--densities: junctions per cell must be > 0");
-  if (!o.ranks.empty() && !o.threads.empty()) throw ConfigError("--ranks and --threads are two tables: give one");
-  if (!o.ranks.empty()) return cmd_compare_ranks(o);
-  if (!o.threads.empty()) return cmd_compare_threads(o);
-  if (o.weak || o.partition != "auto" || o.halo_exchange != "auto")
-    throw ConfigError("--weak, --partition and --halo-exchange apply to the ranks axis: give --ranks K1,K2,...");
-  if (mpi_world_size() > 1)
-    throw ConfigError("kbrain compare does not run under mpirun; use `kbrain compare --ranks K1,K2,...` instead");
-  const ExperimentConfig cfg = load_model_experiment(o.experiment);
   const auto backends = choose_backends(o, cfg);
   std::vector<Precision> precisions;
   for (auto& p : (o.precisions.empty() ? cfg.compare.precisions : o.precisions)) precisions.push_back(parse_precision(p));
@@ -72,11 +64,30 @@ int cmd_compare(const CompareOptions& o) {
   sweep.finite_check_every = o.finite_check_every;
   sweep.budget = o.max_slow_cell_steps > 0 ? o.max_slow_cell_steps : cfg.compare.max_slow_cell_steps;
   sweep.target = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare" : std::filesystem::path(o.out_dir);
+  return sweep;
+}
+
+int run_compare_sweep(const ExperimentConfig& cfg, const CompareSweep& sweep) {
+  int code = 0;
+  with_model(cfg.model, [&](auto tag) { code = compare_experiment<typename decltype(tag)::type>(cfg, sweep); });
+  return code;
+}
+
+int cmd_compare(const CompareOptions& o) {
+  for (double d : o.densities)
+    if (!(d > 0)) throw ConfigError("--densities: junctions per cell must be > 0");
+  if (!o.ranks.empty() && !o.threads.empty()) throw ConfigError("--ranks and --threads are two tables: give one");
+  if (!o.ranks.empty()) return cmd_compare_ranks(o);
+  if (!o.threads.empty()) return cmd_compare_threads(o);
+  if (o.weak || o.partition != "auto" || o.halo_exchange != "auto")
+    throw ConfigError("--weak, --partition and --halo-exchange apply to the ranks axis: give --ranks K1,K2,...");
+  if (mpi_world_size() > 1)
+    throw ConfigError("kbrain compare does not run under mpirun; use `kbrain compare --ranks K1,K2,...` instead");
+  const ExperimentConfig cfg = load_model_experiment(o.experiment);
+  CompareSweep sweep = make_compare_sweep(o, cfg);
   auto compare = [&](const std::filesystem::path& work) {
     sweep.out_dir = work;
-    int code = 0;
-    with_model(cfg.model, [&](auto tag) { code = compare_experiment<typename decltype(tag)::type>(cfg, sweep); });
-    return code;
+    return run_compare_sweep(cfg, sweep);
   };
   return write_in_output_folder(sweep.target, compare, [&](const std::filesystem::path& dir) {
     if (!o.no_plots) draw_pictures(dir);

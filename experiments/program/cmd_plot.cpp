@@ -40,9 +40,9 @@ void draw_pictures(const std::filesystem::path& dir) {
 int cmd_plot(const std::string& dir) {
   namespace fs = std::filesystem;
   bool output = false;
-  for (const char* f : {"run.json", "compare.json", "compare_ranks.csv"}) output = output || fs::exists(fs::path(dir) / f);
+  for (const char* f : {"run.json", "compare.json", "compare_ranks.csv", "reproduce.json"}) output = output || fs::exists(fs::path(dir) / f);
   if (!output)
-    throw ConfigError(fmt::format("{}: not a kbrain output folder (no run.json, compare.json or compare_ranks.csv)", dir));
+    throw ConfigError(fmt::format("{}: not a kbrain output folder (no run.json, compare.json, compare_ranks.csv or reproduce.json)", dir));
   const int rc = run_plot_script(dir, false);
   if (rc == 77) {
     fmt::print(stderr, "matplotlib is not importable (scripts/setup_deps.sh installs python3-matplotlib)\n");

@@ -51,6 +51,13 @@ struct AccuracyOptions {
   double duration_ms = 0, reference_dt = 0.001, window_ms = 2.0, transient_ms = 100.0, early_ms = 100.0;
 };
 
+// `kbrain reproduce <study>` (experiments/program/reproduce/): a study's tables beside kbrain's numbers.
+struct ReproduceOptions {
+  std::string study, scale, out_dir;  // scale: "" (full where a GPU backend is present, else small) | small | full
+  std::vector<std::string> backends;  // empty: every backend compiled in
+  bool no_plots = false;
+};
+
 int cmd_backends();
 int cmd_models();  // experiments/program/cmd_models.cpp
 int cmd_accuracy(const AccuracyOptions& o);
@@ -58,6 +65,7 @@ int cmd_run(const RunOptions& o);
 // `kbrain run` under mpirun (experiments/cmd_run_mpi.cpp; an error in builds without MPI).
 int cmd_run_mpi(const RunOptions& o);
 int cmd_compare(const CompareOptions& o);
+int cmd_reproduce(const ReproduceOptions& o);
 // `kbrain plot DIR` and the pictures at the end of run / compare (cmd_plot.cpp).
 int cmd_plot(const std::string& dir);
 void draw_pictures(const std::filesystem::path& dir);

@@ -18,22 +18,10 @@
 #include "experiments/program/backend_facts.hpp"
 #include "core/detected.hpp"
 #include "experiments/program/build_info.hpp"
+#include "experiments/program/compare_sweep.hpp"
 #include "models/runtime/run_dispatch.hpp"
 
 namespace kbrain {
-
-struct CompareSweep {
-  std::vector<std::string> backends;
-  std::vector<Precision> precisions;
-  std::vector<std::int64_t> sizes;    // 0: the file's
-  std::vector<double> densities;      // 0: the file's
-  std::vector<std::string> variants;  // "": the file's value of the model's variant setting
-  std::int64_t steps = 0;             // 0: the file's
-  std::int64_t budget = 0;            // slow-backend budget in mesh-equivalent cell-steps
-  std::int64_t finite_check_every = 1000;  // RunRequest::finite_check_every
-  std::filesystem::path out_dir;    // where the tables are written while it runs
-  std::filesystem::path target;     // where they are once it has finished (output_folder_command.hpp)
-};
 
 // Whether a model's steps are biological time (dt): applications whose steps are not (a training input, one matrix
 // product) declare `static constexpr bool kBiologicalTime = false` and get no per-cell-step or per-bio-s columns.
@@ -150,6 +138,7 @@ int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
       for (const std::string& variant : sweep.variants)
         compare_point<Model>(cfg, sweep, PlanRequest{size, density, sweep.steps, variant}, ref_backend, table);
   publish_comparison(sweep.out_dir, table, sweep.target);
+  if (sweep.result) *sweep.result = table;
   return 0;
 }
 

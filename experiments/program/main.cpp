@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   kbrain::kx::initialize(threads, device);
   // Ctrl-C, a batch system's SIGTERM or a closed terminal stop a run at the next step with its files kept
   // (core/process/stop_signals.hpp). Not under mpirun: every rank would have to stop at the same step.
-  if (!mpi && (*cli.run_cmd || *cli.compare_cmd)) kbrain::catch_stop_signals();
+  if (!mpi && (*cli.run_cmd || *cli.compare_cmd || *cli.reproduce_cmd)) kbrain::catch_stop_signals();
   std::string error;
   bool interrupted = false;
   try {
@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
     else if (*cli.compare_cmd) code = kbrain::cmd_compare(cli.compare);
     else if (*cli.accuracy_cmd) code = kbrain::cmd_accuracy(cli.accuracy);
     else if (*cli.plot_cmd) code = kbrain::cmd_plot(cli.plot_dir);
+    else if (*cli.reproduce_cmd) code = kbrain::cmd_reproduce(cli.reproduce);
   } catch (const kbrain::RunInterrupted& e) {  // not an error: what the user asked for, said as such
     code = e.exit_code();
     error = e.what();

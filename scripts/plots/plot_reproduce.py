@@ -1,0 +1,111 @@
+"""Pictures of a `kbrain reproduce` folder (reproduce.json): per table of the study, the study's numbers beside
+kbrain's. Tables with rows per size: the value against size (log-log), the study's columns dashed with hollow markers,
+kbrain's solid, one panel per density. Tables of one row (the study quotes a maximum): bars, the study's and kbrain's."""
+import json
+import math
+import os
+
+from plot_common import footer, plain_log_ticks, save
+
+
+def _finite(v):
+    return isinstance(v, (int, float)) and math.isfinite(v)
+
+
+def _footer_lines(report):
+    lines = [f"study: {report['reference']}; its hardware: {report['published_hardware']}"]
+    lines += [f"kbrain {h['backend']}: {h['description']}" for h in report.get("hardware", [])]
+    lines.append(f"kbrain {report.get('commit', '')}, {report.get('date', '')}, scale {report.get('scale', '')}")
+    return lines
+
+
+def _size_table(plt, report, table, out_dir, record):
+    header = table["published"]["header"]
+    size_col = header.index(table["size_key"])
+    density_col = header.index(table["density_key"]) if table["density_key"] else None
+    densities = sorted({r["density"] for r in table["kbrain"]} |
+                       ({row[density_col] for row in table["published"]["rows"]} if density_col is not None else set()))
+    if density_col is None:
+        densities = [None]
+    fig, axes = plt.subplots(1, len(densities), figsize=(5.5 * len(densities), 4.2), squeeze=False)
+    data = {"study": {}, "kbrain": {}}
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    names = [c["name"] for c in table["columns"]]
+    for panel, density in zip(axes[0], densities):
+        for k, column in enumerate(table["columns"]):
+            colour = colours[k % len(colours)]
+            tag = f"{column['name']}" + (f" d={density:g}" if density is not None else "")
+            if column["published"]:
+                i = header.index(column["name"])
+                pts = [(row[size_col], row[i]) for row in table["published"]["rows"]
+                       if _finite(row[i]) and (density is None or row[density_col] == density)]
+                if pts:
+                    panel.plot(*zip(*pts), "--o", color=colour, mfc="none", label=f"study: {column['name']}")
+                    data["study"][tag] = pts
+            j = names.index(column["name"])
+            pts = [(r["cells"], r["values"][j]) for r in table["kbrain"]
+                   if _finite(r["values"][j]) and (density is None or r["density"] == density)]
+            if pts:
+                panel.plot(*zip(*pts), "-s", color=colour,
+                           label=f"kbrain: {column['name']} ({column['backend']} {column['precision']})")
+                data["kbrain"][tag] = pts
+        panel.set_xscale("log")
+        panel.set_yscale("log")
+        panel.set_xlabel(f"network size ({table['size_key']}, cells)")
+        panel.set_ylabel(table["unit"])
+        if density is not None:
+            panel.set_title(f"{table['density_key']} = {density:g}", fontsize=9)
+        if panel.has_data():
+            plain_log_ticks(panel)
+        panel.grid(True, which="both", lw=0.3)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    for panel in axes[0][1:]:
+        for h, l in zip(*panel.get_legend_handles_labels()):
+            if l not in labels:
+                handles.append(h)
+                labels.append(l)
+    fig.legend(handles, labels, fontsize=7, loc="upper center", ncol=min(3, max(1, len(labels))),
+               bbox_to_anchor=(0.5, 0.0))
+    fig.suptitle(f"{report['title']}\n{table['title']}", fontsize=9)
+    footer(fig, _footer_lines(report))
+    save(fig, out_dir, table["id"], record, "reproduce_sizes", table["title"], data)
+    plt.close(fig)
+
+
+def _one_row_table(plt, report, table, out_dir, record):
+    header = table["published"]["header"]
+    study = [(h, v) for h, v in zip(header, table["published"]["rows"][0]) if _finite(v)]
+    kbrain = []
+    for j, column in enumerate(table["columns"]):
+        values = [r["values"][j] for r in table["kbrain"] if _finite(r["values"][j])]
+        if values:
+            kbrain.append((f"kbrain {column['name']}", max(values)))
+    bars = [(f"study {h}", v) for h, v in study] + kbrain
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(bars)), 4.2))
+    colours = ["#9e9e9e"] * len(study) + ["#1f77b4"] * len(kbrain)
+    drawn = ax.bar(range(len(bars)), [v for _, v in bars], color=colours)
+    ax.bar_label(drawn, fmt="%.3g", fontsize=7)
+    ax.set_xticks(range(len(bars)))
+    ax.set_xticklabels([n for n, _ in bars], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel(table["unit"])
+    values = [v for _, v in bars]
+    if values and min(values) > 0 and max(values) / min(values) > 20:
+        ax.set_yscale("log")
+        plain_log_ticks(ax, "y")
+    ax.set_title(f"{report['title']}\n{table['title']}", fontsize=9)
+    footer(fig, _footer_lines(report))
+    save(fig, out_dir, table["id"], record, "reproduce_bars", table["title"], {"bars": bars})
+    plt.close(fig)
+
+
+def plot_reproduce(plt, folder, out_dir, record):
+    path = os.path.join(folder, "reproduce.json")
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        report = json.load(f)
+    for table in report["tables"]:
+        if table["max_over_sizes"]:
+            _one_row_table(plt, report, table, out_dir, record)
+        else:
+            _size_table(plt, report, table, out_dir, record)
