@@ -12,6 +12,7 @@ struct HardwareInfo {
   std::uint64_t memory_bytes = 0;  // host RAM or GPU global memory
   std::uint64_t free_memory_bytes = 0;
   std::string extra;           // e.g. compute capability, clock
+  int device_index = -1;       // GPUs: the runtime's index of the device (energy counters find it by this)
 };
 
 // Host facts shared by the CPU backends (core/…/host_info.cpp).

@@ -31,6 +31,7 @@
 #include <xmmintrin.h>
 #endif
 
+#include "backends/copy_bandwidth.hpp"
 #include "backends/registry.hpp"
 #include "bench/bench_steps.hpp"
 #include "bench/copy_fraction.hpp"
@@ -94,30 +95,6 @@ void bm_io_step(benchmark::State& state, std::int64_t side, bool mesh_kernel, bo
 #endif
 }
 
-// Device memory bandwidth two ways: Kokkos::deep_copy (cudaMemcpy / memcpy) on the backend's own execution space (a
-// plain host deep_copy may use every OpenMP thread), and a Kokkos copy kernel. Each copy is fenced.
-template <class Backend>
-struct CopyBuffers {
-  using Exec = typename Backend::execution_space;
-  Kokkos::View<double*, typename Backend::memory_space> a, b;
-
-  explicit CopyBuffers(std::int64_t bytes) : a("copy_a", bytes / sizeof(double)), b("copy_b", bytes / sizeof(double)) {
-    Kokkos::deep_copy(a, 1.0);
-  }
-  double bytes_moved() const { return 2.0 * double(a.extent(0)) * sizeof(double); }  // read + write
-  void deep_copy() const {
-    Kokkos::deep_copy(Exec(), b, a);
-    Exec().fence();
-  }
-  void kernel_copy() const {
-    const auto src = a;
-    const auto dst = b;
-    Kokkos::parallel_for("kbrain::bench::copy", Kokkos::RangePolicy<Exec>(0, std::int64_t(src.extent(0))),
-                         KOKKOS_LAMBDA(const std::int64_t i) { dst(i) = src(i); });
-    Exec().fence();
-  }
-};
-
 template <class Backend>
 void bm_copy(benchmark::State& state, std::int64_t bytes, bool kernel) {
   const CopyBuffers<Backend> buffers(bytes);
@@ -129,18 +106,8 @@ void bm_copy(benchmark::State& state, std::int64_t bytes, bool kernel) {
 // table when the copy_bandwidth benchmarks of that backend did not run.
 template <class Backend>
 std::vector<bench::CopyRate> probe_copy_bandwidth() {
-  const CopyBuffers<Backend> buffers(std::int64_t(256) << 20);
-  auto best_of = [&](bool kernel) {
-    double best = 0;
-    for (int r = 0; r < 10; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      kernel ? buffers.kernel_copy() : buffers.deep_copy();
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      best = std::max(best, buffers.bytes_moved() / s);
-    }
-    return best;
-  };
-  return {{Backend::name, "probe_deep_copy", best_of(false)}, {Backend::name, "probe_kernel", best_of(true)}};
+  const auto [deep, kernel] = copy_bytes_per_second<Backend>(std::int64_t(256) << 20, 10);
+  return {{Backend::name, "probe_deep_copy", deep}, {Backend::name, "probe_kernel", kernel}};
 }
 
 std::map<std::string, std::function<std::vector<bench::CopyRate>()>>& copy_probes() {

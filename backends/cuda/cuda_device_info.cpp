@@ -7,6 +7,7 @@ namespace kbrain {
 
 HardwareInfo describe_cuda_device(int device) {
   HardwareInfo h;
+  h.device_index = device;
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
     h.device = "CUDA device (properties unavailable)";

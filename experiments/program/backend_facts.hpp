@@ -15,6 +15,11 @@ struct BackendFacts {
 
 BackendFacts backend_facts(const std::string& name);  // throws UnknownBackend
 
+// The backend's copy bandwidth in bytes per second (the faster of deep_copy and a copy kernel, best of 5 copies of
+// 256 MiB each way; backends/copy_bandwidth.hpp), measured once per process on first use; NaN when the buffers cannot
+// be allocated. compare's "% of copy" divides by it.
+double backend_copy_bytes_per_second(const std::string& name);
+
 // Steps a backend runs within the slow-backend budget of `budget` unit-steps (x units for multi-threaded CPU
 // backends); GPU backends always run all `steps`.
 std::int64_t budget_steps(const BackendFacts& f, std::int64_t work_units, std::int64_t steps, std::int64_t budget);

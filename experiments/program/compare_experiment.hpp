@@ -33,6 +33,16 @@ constexpr bool biological_time() {
   return true;
 }
 
+// Whether a model counts the bytes its steps must move (RunResult::bytes_moved): those declare
+// `static constexpr bool kStatesBytesMoved = true` and get the achieved GB/s and "% of copy" columns.
+template <class M>
+using states_bytes_moved_t = decltype(M::kStatesBytesMoved);
+template <class Model>
+constexpr bool states_bytes_moved() {
+  if constexpr (is_detected_v<states_bytes_moved_t, Model>) return Model::kStatesBytesMoved;
+  return false;
+}
+
 template <class Model>
 std::vector<ReportColumn> compare_columns(const typename Model::Plan& plan) {
   std::vector<ReportColumn> c = {{Model::kCells, Model::kCells, "int"},
@@ -43,6 +53,12 @@ std::vector<ReportColumn> compare_columns(const typename Model::Plan& plan) {
   if constexpr (biological_time<Model>()) {
     c.push_back({"ns_per_cell_step", "ns/cell-step", "sig3"});
     c.push_back({"wall_s_per_bio_s", "wall s per bio s", "sig3"});
+  }
+  c.push_back({"energy_j", "J", "sig3"});
+  if constexpr (biological_time<Model>()) c.push_back({"nj_per_cell_step", "nJ/cell-step", "sig3"});
+  if constexpr (states_bytes_moved<Model>()) {
+    c.push_back({"gb_per_s", "GB/s", "sig3"});
+    c.push_back({"copy_pct", "of copy", "pct"});
   }
   if (!plan.config->compare.published.empty()) c.push_back({"published_s", "study s", "sig3"});
   for (auto& col : Model::agreement_columns(plan)) c.push_back(std::move(col));
@@ -65,6 +81,17 @@ ComparisonTableRow compare_row(const typename Model::Plan& plan, double density,
   if constexpr (biological_time<Model>()) {
     row.values.push_back(ReportValue::num(r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps))));
     row.values.push_back(ReportValue::num(r.simulate_s / bio_s));
+  }
+  // Energy of the simulate phase (GPU: NVML; CPU: RAPL), "n/a" where the machine has no counter (note says why).
+  const bool measured = std::isfinite(r.energy_j);
+  row.values.push_back(measured ? ReportValue::num(r.energy_j) : ReportValue::str("n/a"));
+  if constexpr (biological_time<Model>())
+    row.values.push_back(measured ? ReportValue::num(r.energy_j * 1e9 / (double(plan.cells) * double(r.steps)))
+                                  : ReportValue::str("n/a"));
+  if constexpr (states_bytes_moved<Model>()) {  // the model's bytes over the simulate time, against the copy yardstick
+    const double rate = r.bytes_moved > 0 && r.simulate_s > 0 ? r.bytes_moved / r.simulate_s : std::nan("");
+    row.values.push_back(ReportValue::num(rate / 1e9));
+    row.values.push_back(ReportValue::num(100.0 * rate / backend_copy_bytes_per_second(r.backend)));
   }
   const CompareConfig& compare = plan.config->compare;
   if (!compare.published.empty()) {  // the study's time is for the file's steps
@@ -110,6 +137,9 @@ void compare_point(const ExperimentConfig& cfg, const CompareSweep& sweep, const
         r = run_on<Model>(p, b, prec, request);
       }
       ComparisonTableRow row = compare_row<Model>(plan, at.density, request, r, ref, is_reference);
+      const std::pair<std::string, std::string> energy("energy on " + b, r.energy_counter);  // once per backend
+      if (std::none_of(table.hardware.begin(), table.hardware.end(), [&](const auto& h) { return h.first == energy.first; }))
+        table.hardware.push_back(energy);
       if (ref_backend != "serial") row.note += (row.note.empty() ? "" : "; ") + ("reference: " + ref_backend + " double");
       fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} ns/cell-step\n", b, to_string(prec), r.steps,
                  r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps)));
@@ -128,7 +158,13 @@ int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
   table.commit = git_commit();
   table.command = command_line();
   table.kokkos = kokkos_description();
-  for (const auto& b : sweep.backends) table.hardware.emplace_back(b, backend_facts(b).description);
+  for (const auto& b : sweep.backends) {
+    std::string description = backend_facts(b).description;
+    if constexpr (states_bytes_moved<Model>())
+      description += fmt::format("; copy {:.1f} GB/s (measured here, the yardstick of \"of copy\")",
+                                 backend_copy_bytes_per_second(b) / 1e9);
+    table.hardware.emplace_back(b, description);
+  }
   if (std::find(sweep.backends.begin(), sweep.backends.end(), ref_backend) == sweep.backends.end())
     table.hardware.emplace_back(ref_backend, backend_facts(ref_backend).description);
   if (!cfg.compare.published.empty()) table.hardware.emplace_back("study s", cfg.compare.published_hardware);

@@ -58,6 +58,9 @@ void finish_manifest(RunManifest& m, const typename Model::Plan& plan, const Run
   m.numbers["ns_per_cell_step"] = r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps));
   m.numbers["wall_s_per_bio_s"] = r.simulate_s / bio_s;
   m.numbers["spikes"] = double(r.spikes);
+  m.numbers["energy_j"] = r.energy_j;  // NaN -> null: no counter (energy_counter says why)
+  m.fields["energy_counter"] = r.energy_counter;
+  if (r.bytes_moved > 0) m.numbers["gb_per_s"] = r.bytes_moved / r.simulate_s / 1e9;
   for (const auto& [k, v] : r.figures) m.numbers[k + "_per_s"] = v / r.simulate_s;
   for (const auto& [k, v] : r.values) m.numbers[k] = v;
   for (const auto& [k, v] : r.details) m.numbers[k] = v;

@@ -16,6 +16,7 @@
 #include "models/olive/gap/io_network_device.hpp"
 #include "models/olive/cell/io_sampler.hpp"
 #include "models/olive/drivers/io_simulation.hpp"
+#include "models/olive/drivers/io_step_bytes.hpp"
 #include "models/olive/launch/gap_strategy.hpp"
 #include "models/olive/olive_plan.hpp"
 #include "models/runtime/memory_statement.hpp"
@@ -74,6 +75,10 @@ class OliveRun {
     if (detects_spikes(plan, request))
       sim_.enable_spikes(plan.config->record.spike_threshold);
     res.strategy = sim_.strategy_name();  // chosen, and its lists (tiled) built, by the constructor
+    const auto shape = olive_memory_shape<Backend, Real>(plan, request);
+    csr_ = !shape.mesh_kernel;
+    per_junction_g_ = shape.per_junction_g;
+    cells_ = shape.cells;
   }
 
   // The device bytes of models/olive/drivers/io_memory_plan.hpp, refused (exit 2) when they exceed the backend's
@@ -107,7 +112,10 @@ class OliveRun {
     if (sim_.spike_drain_interval() > 0 && (final_drain || sim_.spikes_due())) return sim_.drain_spikes();
     return {};
   }
-  void finish(RunResult&) {}
+  // The bytes the steps had to move (io_step_bytes.hpp), for compare's achieved GB/s.
+  void finish(RunResult& res) {
+    res.bytes_moved = double(sim_.steps_done()) * io_step_bytes(cells_, res.connections, sizeof(Real), csr_, per_junction_g_);
+  }
 
   olive::IoSimulation<Backend, Real>& simulation() { return sim_; }
 
@@ -132,6 +140,8 @@ class OliveRun {
 
   olive::IoSimulation<Backend, Real> sim_;
   std::unique_ptr<Stimulus> stimulus_;
+  bool csr_ = true, per_junction_g_ = false;
+  std::int64_t cells_ = 0;
 };
 
 }  // namespace kbrain::olive

@@ -26,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include "core/energy/energy_meter.hpp"
 #include "core/process/stop_signals.hpp"
 #include "core/recorders/trace_recorder.hpp"
 #include "core/timing/progress.hpp"
@@ -202,6 +203,9 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
 
   ProgressBar bar(std::string(Backend::name) + "/" + res.precision, plan.steps);
   if (!request.progress) bar.finish();
+  // The device's energy counter for GPU backends, the host packages' for CPU ones; read around the loop.
+  const EnergyMeter energy(Backend::is_gpu ? EnergyMeter::Source::Gpu : EnergyMeter::Source::Host,
+                           Backend::is_gpu ? nvml_index(Backend::describe().device_index) : 0);
   Stopwatch loop;
   const std::int64_t stride = sim.steps_per_call();
   for (std::int64_t n = 0; n < plan.steps; n += stride) {
@@ -221,6 +225,8 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
   if (last_finite != res.steps) check_finite(res.steps);
   drain(true);
   const double total = loop.seconds();
+  res.energy_j = energy.joules();
+  res.energy_counter = energy.counter();
   bar.finish();
 
   Stopwatch close;

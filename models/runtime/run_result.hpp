@@ -2,6 +2,7 @@
 // What a run returns to `kbrain run`, `kbrain compare` and tests: phase times, spikes, probes and the model's own
 // figures (named numbers for run.json and the compare table).
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,9 @@ struct RunResult {
   std::vector<double> probes;        // (steps / probe_every) x probe cells, sample-major
   std::int64_t device_bytes = 0;
   double connections = 0;            // as built (a generated network: its actual count)
+  double energy_j = std::numeric_limits<double>::quiet_NaN();  // the simulate phase's (core/energy): NaN = no counter
+  std::string energy_counter;        // which counter, or "n/a: why"
+  double bytes_moved = 0;            // bytes the simulate phase had to move through memory (the model's count; 0: none)
   std::string strategy;              // how the model ran, e.g. the gap kernel ("mesh, 2 steps per launch")
   std::vector<std::pair<std::string, double>> figures;  // model counts: "synaptic_events", ... (run.json: per s)
   std::vector<std::pair<std::string, double>> values;   // model values reported as they are: totals, digests, times
