@@ -27,6 +27,11 @@ hsize_t chunk_rows(hsize_t values) {
   return std::clamp<hsize_t>((hsize_t(1) << 16) / std::max<hsize_t>(1, values), 1, 4096);
 }
 
+// Frames held before they are appended whatever the caller's flushes: 8 MiB of values, as the runner's device
+// samplers hold, so that a report of many cells stays bounded between the trace recorder's flushes (every 256
+// samples).
+constexpr std::size_t kMostPendingValues = std::size_t(2) << 20;
+
 void write_time(hid_t set, const double (&time)[3]) {
   check(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, time), "writing mapping/time");
 }
@@ -140,6 +145,7 @@ void SonataReportWriter::record(std::int64_t step, const std::vector<float>& fra
   f_->last_step = step;
   f_->pending.insert(f_->pending.end(), frame.begin(), frame.end());
   ++f_->pending_frames;
+  if (f_->pending.size() >= kMostPendingValues) flush();
 }
 
 void SonataReportWriter::flush() {

@@ -8,8 +8,9 @@
 //   /report/<population>/mapping/element_ids     uint32, n_values: each value's element (compartment) id
 //   /report/<population>/mapping/time            float64 [start, stop, dt], attribute units = "ms"; stop is open
 //                                                (start + n_frames * dt), as the specification says
-// Frames are held in memory until flush(), which appends them (an extendible chunked dataset) and brings `time` up
-// to date, so memory stays bounded and a file cut short by a crash describes the frames it holds.
+// Frames are held in memory until flush() (or until they fill 8 MiB), which appends them (an extendible chunked
+// dataset) and brings `time` up to date, so memory stays bounded and a file cut short by a crash describes the
+// frames it holds.
 // Present only where kbrain was built with libhdf5 (sonata_spikes_available()), like the spike file.
 #include <cstdint>
 #include <filesystem>

@@ -38,6 +38,8 @@ def with_sonata(source, name, record=None):
     if record is not None:
         text = re.sub(r"\[record\]\n(?:[^\[\n].*\n|\n)*", "[record]\n" + "\n".join(record) + "\n\n", text, count=1)
     text = text.replace("[record]", "[record]\nsonata = true", 1)
+    # The copy lives elsewhere: its files (network, g_CaL) are named from the source's folder.
+    text = re.sub(r'^(file\s*=\s*")(?!/)', lambda m: m.group(1) + str(source.parent.resolve()) + "/", text, flags=re.M)
     target = work / name
     target.write_text(text)
     return target
@@ -122,7 +124,7 @@ def check_voltage(out, population, dt_ms, elements):
     for i, cell in enumerate(cells):
         for k, var in enumerate(reported):
             csv_values = body[:, header.index(f"{var}_{cell}")].astype(np.float32)
-            column = values[:, pointers[i] + k]
+            column = values[:, int(pointers[i]) + k]
             assert np.array_equal(column, csv_values), f"{out}: {var} of cell {cell} differs from trace.csv"
     assert np.ptp(values) > 0, f"{out}: every potential is the same value; nothing was compared"
     print(f"{out.name}: {values.shape[0]} frames x {values.shape[1]} values, SONATA report = CSV")
