@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/recorders/run_manifest.hpp"
+#include "core/recorders/sonata_report.hpp"
 #include "core/recorders/trace_recorder.hpp"
 #include "tests/test_helpers.hpp"
 
@@ -320,6 +321,85 @@ TEST_CASE("run manifest: atomic rewrite, JSON escaping, non-finite numbers") {
   m.numbers["experiment"] = 1;  // same key as a string field
   CHECK_THROWS_AS(write_manifest(file, m), std::invalid_argument);
   CHECK(read_text(file) == second);  // the previous manifest is untouched
+}
+
+// The IO cell's potentials as run_model asks for them: v_axon and v_dend of two cells, "ca" recorded but no potential.
+TraceSpec report_spec() {
+  TraceSpec spec;
+  spec.variables = {"v_axon", "ca", "v_dend"};
+  spec.cells = {7, 2};
+  spec.every = 3;
+  spec.dt_ms = 0.05;
+  spec.csv = false;
+  spec.report_slots = {0, 2};
+  spec.report_elements = {2, 0};  // the axon is compartment 2, the dendrite 0
+  spec.report_population = "io";
+  return spec;
+}
+
+TEST_CASE("voltage.h5: the SONATA report of the recorded potentials, node-major, at the samples' times") {
+  if (!sonata_spikes_available()) {
+    MESSAGE("built without libhdf5: no SONATA report to check");
+    return;
+  }
+  const TempDir dir("sonata_report");
+  const TraceSpec spec = report_spec();
+  const fs::path file = dir.path / "voltage.h5";
+  const fs::path victim = dir.path / "victim.txt";
+  std::ofstream(victim) << "keep me\n";
+  fs::create_symlink(victim, file);  // a link at the name is replaced, not followed
+  {
+    TraceRecorder rec(dir.path, spec);
+    for (std::int64_t s = 1; s <= 5; ++s) rec.record(3 * s, sample_values(s, 6).data());
+    rec.flush();
+    // Before close: the file describes the frames flushed so far (what a run cut short leaves).
+    const SonataReport partial = read_sonata_report(file, "io");
+    CHECK(partial.frames == 5);
+    CHECK(partial.time[1] == doctest::Approx(0.15 + 5 * 0.15));
+    rec.record(18, sample_values(6, 6).data());
+    rec.close();
+  }
+  CHECK(read_text(victim) == "keep me\n");
+  CHECK(fs::is_regular_file(fs::symlink_status(file)));
+  CHECK_FALSE(fs::exists(dir.path / "trace.csv"));
+
+  const SonataReport r = read_sonata_report(file, "io");
+  CHECK(r.units == "mV");
+  CHECK(r.time_units == "ms");
+  CHECK(r.node_ids == std::vector<std::uint64_t>{7, 2});
+  CHECK(r.index_pointers == std::vector<std::uint64_t>{0, 2, 4});
+  CHECK(r.element_ids == std::vector<std::uint32_t>{2, 0, 2, 0});
+  CHECK(r.time[0] == doctest::Approx(0.15));  // the first sample, step 3
+  CHECK(r.time[2] == doctest::Approx(0.15));  // every 3 steps of 0.05 ms
+  CHECK(r.time[1] == doctest::Approx(0.15 + 6 * 0.15));  // open on the right: start + frames * dt
+  REQUIRE(r.frames == 6);
+  REQUIRE(r.values == 4);
+  for (std::int64_t s = 1; s <= 6; ++s) {
+    const auto v = sample_values(s, 6);  // variable-major: v_axon of cells 7, 2; ca; v_dend of cells 7, 2
+    const float* frame = &r.data[static_cast<std::size_t>(s - 1) * 4];
+    CAPTURE(s);
+    CHECK(frame[0] == static_cast<float>(v[0]));  // cell 7: v_axon, v_dend
+    CHECK(frame[1] == static_cast<float>(v[4]));
+    CHECK(frame[2] == static_cast<float>(v[1]));  // cell 2: v_axon, v_dend
+    CHECK(frame[3] == static_cast<float>(v[5]));
+  }
+}
+
+TEST_CASE("voltage.h5 refuses samples that are not evenly spaced, which its one interval cannot describe") {
+  if (!sonata_spikes_available()) return;
+  const TempDir dir("sonata_report_uneven");
+  TraceRecorder rec(dir.path, report_spec());
+  rec.record(3, sample_values(1, 6).data());
+  rec.record(6, sample_values(2, 6).data());
+  CHECK_THROWS_WITH_AS(rec.record(10, sample_values(3, 6).data()), doctest::Contains("evenly spaced"),
+                       std::runtime_error);
+}
+
+TEST_CASE("run.json's file list tells the SONATA spike file from the SONATA report") {
+  const TempDir dir("describe_files");
+  for (const char* name : {"spikes.h5", "voltage.h5", "trace.csv"}) std::ofstream(dir.path / name) << "x";
+  CHECK(describe_output_files(dir.path) ==
+        "spikes.h5: SONATA spikes (HDF5); trace.csv: CSV; voltage.h5: SONATA report (HDF5)");
 }
 
 TEST_SUITE_END();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backends/registry.hpp"
+#include "core/recorders/sonata_report.hpp"
 #include "core/recorders/trace_recorder.hpp"
 #include "experiments/program/commands.hpp"
 #include "tests/io_test_support.hpp"
@@ -113,6 +114,50 @@ TEST_SUITE("runner") {
     }
     CHECK(rows.size() > 100);
     CHECK(events == rows);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("record.sonata writes voltage.h5 with the potentials of trace.kbt on every backend") {
+    if (!kbrain::sonata_spikes_available()) {
+      MESSAGE("built without libhdf5: no SONATA report to check");
+      return;
+    }
+    const auto dir = fresh_dir("voltage");
+    fs::create_directories(dir);
+    const fs::path toml = dir / "cuba_voltage.toml";
+    std::ofstream(toml) << "name = \"cuba_voltage\"\n[model]\nkind = \"lif\"\nparameter_set = \"cuba\"\n"
+                           "[simulation]\nsteps = 300\n[network]\nneurons = 400\n"
+                           "[record]\nspikes = true\ncsv = false\nbinary = true\nsonata = true\n"
+                           "variables = [\"ge\", \"v\"]\nneurons = [5, 2, 399]\nevery = 4\n";
+    for (const auto& backend : kbrain::backend_names()) {
+      CAPTURE(backend);
+      kbrain::RunOptions o;
+      o.experiment = toml.string();
+      o.backend = backend;
+      o.out_dir = (dir / backend).string();
+      o.no_plots = true;
+      REQUIRE(kbrain::cmd_run(o) == 0);
+      const auto trace = kbrain::read_binary_trace(dir / backend / "trace.kbt");
+      const auto report = kbrain::read_sonata_report(dir / backend / "voltage.h5", "cuba_voltage");
+      CHECK(report.node_ids == std::vector<std::uint64_t>{5, 2, 399});
+      CHECK(report.index_pointers == std::vector<std::uint64_t>{0, 1, 2, 3});
+      CHECK(report.element_ids == std::vector<std::uint32_t>{0, 0, 0});  // one compartment
+      REQUIRE(report.frames == trace.steps.size());
+      REQUIRE(report.values == 3);
+      CHECK(report.frames == 75);
+      CHECK(report.time[0] == doctest::Approx(trace.steps[0] * trace.dt_ms));
+      CHECK(report.time[2] == doctest::Approx(4 * trace.dt_ms));
+      CHECK(report.time[1] == doctest::Approx(report.time[0] + 75 * report.time[2]));
+      bool moved = false;
+      for (std::size_t s = 0; s < trace.steps.size(); ++s)
+        for (std::size_t c = 0; c < 3; ++c) {  // trace values: sample-major, then ge of the 3 cells, then v
+          const double v = trace.values[s * 6 + 3 + c];
+          CHECK(report.data[s * 3 + c] == static_cast<float>(v));
+          moved = moved || report.data[s * 3 + c] != report.data[c];
+        }
+      CHECK(moved);  // the potentials change, so a report of one frame repeated would fail
+      CHECK(slurp(dir / backend / "run.json").find("voltage.h5: SONATA report (HDF5)") != std::string::npos);
+    }
     fs::remove_all(dir);
   }
 

@@ -44,7 +44,10 @@ void write_manifest(const std::filesystem::path& file, const RunManifest& m) {
 std::string describe_output_files(const std::filesystem::path& dir) {
   static const std::map<std::string, std::string> formats = {
       {".csv", "CSV"}, {".json", "JSON"}, {".kbs", "kbrain binary spikes"}, {".kbt", "kbrain binary trace"},
-      {".h5", "SONATA spikes (HDF5)"}, {".md", "Markdown"}, {".png", "PNG"}, {".svg", "SVG"}};
+      {".h5", "HDF5"}, {".md", "Markdown"}, {".png", "PNG"}, {".svg", "SVG"}};
+  // HDF5 files of different SONATA layouts share the extension: their names tell them apart.
+  static const std::map<std::string, std::string> named = {{"spikes.h5", "SONATA spikes (HDF5)"},
+                                                           {"voltage.h5", "SONATA report (HDF5)"}};
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
@@ -52,9 +55,12 @@ std::string describe_output_files(const std::filesystem::path& dir) {
   std::sort(names.begin(), names.end());
   std::string out;
   for (const std::string& name : names) {
+    const auto by_name = named.find(name);
     const auto format = formats.find(std::filesystem::path(name).extension().string());
     if (!out.empty()) out += "; ";
-    out += name + ": " + (format != formats.end() ? format->second : std::string("other"));
+    out += name + ": " + (by_name != named.end()   ? by_name->second
+                          : format != formats.end() ? format->second
+                                                    : std::string("other"));
   }
   return out;
 }

@@ -8,7 +8,7 @@
 #include "core/text/atomic_file.hpp"
 
 #if defined(KBRAIN_HAVE_HDF5)
-#include <hdf5.h>
+#include "core/recorders/hdf5_calls.hpp"
 #endif
 
 namespace kbrain {
@@ -17,37 +17,12 @@ namespace kbrain {
 
 namespace {
 
+using hdf5::check;
+using hdf5::checked;
+using hdf5::string_attribute;
+using hdf5::u32_attribute;
+
 constexpr hsize_t kChunk = 1 << 16;  // events per chunk: large enough for throughput, small for short runs
-
-hid_t checked(hid_t id, const char* what) {
-  if (id < 0) throw std::runtime_error(fmt::format("SONATA spike file: {} failed", what));
-  return id;
-}
-
-void check(herr_t e, const char* what) {
-  if (e < 0) throw std::runtime_error(fmt::format("SONATA spike file: {} failed", what));
-}
-
-void string_attribute(hid_t on, const char* name, const std::string& value) {
-  const hid_t type = checked(H5Tcopy(H5T_C_S1), "H5Tcopy");
-  check(H5Tset_size(type, value.size()), "H5Tset_size");
-  check(H5Tset_strpad(type, H5T_STR_NULLTERM), "H5Tset_strpad");
-  const hid_t space = checked(H5Screate(H5S_SCALAR), "H5Screate");
-  const hid_t attr = checked(H5Acreate2(on, name, type, space, H5P_DEFAULT, H5P_DEFAULT), "H5Acreate2");
-  check(H5Awrite(attr, type, value.c_str()), "H5Awrite");
-  H5Aclose(attr);
-  H5Sclose(space);
-  H5Tclose(type);
-}
-
-void u32_attribute(hid_t on, const char* name, const std::vector<std::uint32_t>& values) {
-  const hsize_t n = values.size();
-  const hid_t space = checked(n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), "H5Screate");
-  const hid_t attr = checked(H5Acreate2(on, name, H5T_STD_U32LE, space, H5P_DEFAULT, H5P_DEFAULT), "H5Acreate2");
-  check(H5Awrite(attr, H5T_NATIVE_UINT32, values.data()), "H5Awrite");
-  H5Aclose(attr);
-  H5Sclose(space);
-}
 
 hid_t extendible(hid_t group, const char* name, hid_t file_type) {
   const hsize_t zero = 0, unlimited = H5S_UNLIMITED, chunk = kChunk;

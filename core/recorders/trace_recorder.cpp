@@ -1,4 +1,5 @@
-// TraceRecorder (CSV + binary "KBTRACE1" writer) and read_binary_trace. Byte layout: docs/output-formats.md.
+// TraceRecorder (CSV, binary "KBTRACE1" and, through SonataReportWriter, voltage.h5) and read_binary_trace.
+// Byte layout: docs/output-formats.md.
 #include "core/recorders/trace_recorder.hpp"
 
 #include <fmt/format.h>
@@ -133,6 +134,16 @@ TraceRecorder::TraceRecorder(const std::filesystem::path& dir, const TraceSpec& 
     for (auto cell : spec_.cells) append_i64(header, cell);
     bin_.write(header.data(), static_cast<std::streamsize>(header.size()));
   }
+  if (!spec_.report_slots.empty() && !spec_.cells.empty()) {
+    for (const std::size_t slot : spec_.report_slots)
+      if (slot >= spec_.variables.size())
+        throw std::invalid_argument(fmt::format("trace: report slot {} is not a recorded variable", slot));
+    if (spec_.report_elements.size() != spec_.report_slots.size())
+      throw std::invalid_argument("trace: one element id per reported variable");
+    report_.emplace(dir / "voltage.h5", spec_.report_population, spec_.cells, spec_.report_elements, "mV",
+                    spec_.dt_ms, spec_.every);
+    frame_.resize(spec_.cells.size() * spec_.report_slots.size());
+  }
   flush();  // headers are on disk even if the run dies before the first sample
 }
 
@@ -145,9 +156,17 @@ TraceRecorder::~TraceRecorder() {
 }
 
 void TraceRecorder::record(std::int64_t step, const double* values) {
-  if (!csv_.is_open() && !bin_.is_open()) return;  // nothing requested, or already closed
+  if (!csv_.is_open() && !bin_.is_open() && !report_) return;  // nothing requested, or already closed
   const std::size_t count = spec_.variables.size() * spec_.cells.size();
   if (values == nullptr && count > 0) throw std::invalid_argument("trace: record() got a null values pointer");
+
+  if (report_) {  // SONATA frames are node-major (a node's elements together); the samples are variable-major
+    const std::size_t ncells = spec_.cells.size(), nslots = spec_.report_slots.size();
+    for (std::size_t c = 0; c < ncells; ++c)
+      for (std::size_t k = 0; k < nslots; ++k)
+        frame_[c * nslots + k] = static_cast<float>(values[spec_.report_slots[k] * ncells + c]);
+    report_->record(step, frame_);
+  }
 
   if (csv_.is_open()) {
     fmt::memory_buffer line;
@@ -192,12 +211,13 @@ void TraceRecorder::flush() {
     bin_.flush();
     if (!bin_) throw std::runtime_error(fmt::format("writing {} failed", bin_path_.string()));
   }
+  if (report_) report_->flush();
   since_flush_ = 0;
   last_flush_ = std::chrono::steady_clock::now();
 }
 
 void TraceRecorder::close() {
-  if (!csv_.is_open() && !bin_.is_open()) return;
+  if (!csv_.is_open() && !bin_.is_open() && !report_) return;
   flush();
   if (bin_.is_open()) {
     std::string count;
@@ -208,6 +228,10 @@ void TraceRecorder::close() {
     if (!bin_) throw std::runtime_error(fmt::format("finishing {} failed", bin_path_.string()));
   }
   if (csv_.is_open()) csv_.close();
+  if (report_) {
+    report_->close();
+    report_.reset();  // closed: a second close() does nothing
+  }
 }
 
 TraceFile read_binary_trace(const std::filesystem::path& file) {

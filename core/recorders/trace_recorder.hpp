@@ -1,6 +1,7 @@
 #pragma once
-// Streams chosen state variables of chosen cells every k steps to CSV and/or a compact binary file
-// (format in docs/output-formats.md). Data is flushed as the run goes: an interrupted run keeps what it wrote.
+// Streams chosen state variables of chosen cells every k steps to CSV, a compact binary file and/or, for the membrane
+// potentials among them, a SONATA report (formats in docs/output-formats.md). Data is flushed as the run goes: an
+// interrupted run keeps what it wrote.
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/recorders/sonata_report.hpp"
 #include "core/recorders/sonata_spikes.hpp"
 
 namespace kbrain {
@@ -25,11 +27,17 @@ struct TraceSpec {
   double dt_ms = 0.05;
   bool csv = true, binary = false;
   bool single_precision = false;        // binary payload float32 instead of float64
+  // The SONATA voltage report (voltage.h5): the positions in `variables` of the membrane potentials (mV) it holds,
+  // empty for none; each one's element id (its compartment: 0 for a single-compartment cell); the population name.
+  std::vector<std::size_t> report_slots;
+  std::vector<std::uint32_t> report_elements;
+  std::string report_population = "neurons";
 };
 
 class TraceRecorder {
  public:
-  // Creates <dir>/trace.csv and/or <dir>/trace.kbt. Throws std::runtime_error if a file cannot be created.
+  // Creates <dir>/trace.csv, <dir>/trace.kbt and/or <dir>/voltage.h5. Throws std::runtime_error if a file cannot be
+  // created.
   TraceRecorder(const std::filesystem::path& dir, const TraceSpec& spec);
   ~TraceRecorder();
   bool wants(std::int64_t step) const { return step % spec_.every == 0; }
@@ -42,6 +50,8 @@ class TraceRecorder {
  private:
   TraceSpec spec_;
   std::ofstream csv_, bin_;
+  std::optional<SonataReportWriter> report_;
+  std::vector<float> frame_;  // one report frame, node-major (reused)
   std::int64_t samples_ = 0;
   std::int64_t since_flush_ = 0;
   std::chrono::steady_clock::time_point last_flush_{};  // wall time of the last flush

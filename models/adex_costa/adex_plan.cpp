@@ -175,6 +175,7 @@ void read_spikes(const ExperimentConfig& cfg, AdexPlan& plan) {
 
 void read_record(const ExperimentConfig& cfg, AdexPlan& plan, bool resized) {
   plan.probe_var = SYN_A;
+  plan.voltage_vars = {V_M};  // mV (adex_parameters.hpp); recorded only with neuron-indexed variables
   if (!apply_record_choices(cfg.record, plan) || resized) return;  // resized runs (compare) record no traces
   record_variables(cfg.record, kAdexVarNames, plan);
   bool neuron_vars = false, synapse_vars = false;

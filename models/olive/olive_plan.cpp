@@ -207,6 +207,7 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
   plan.record_sonata = cfg.record.sonata;
   plan.trace_every = std::max<std::int64_t>(1, cfg.record.every);
   plan.probe_var = olive::V_AXON;
+  plan.voltage_vars = {olive::V_DEND, olive::V_SOMA, olive::V_AXON};  // elements 0, 1, 2 of the report, in mV
   for (int v = 0; v < olive::NUM_VARS; ++v) {
     plan.checked_vars.push_back(v);
     plan.checked_var_names.push_back(olive::kVarNames[v]);

@@ -173,6 +173,7 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
   plan.record_sonata = s.sonata;
   plan.trace_every = std::max<std::int64_t>(1, s.every);
   plan.probe_var = point::V;
+  plan.voltage_vars = {point::V};  // every point model's v is in mV (a single compartment)
   for (int var = 0; var < point::NUM_POINT_VARS; ++var)
     if (point::model_has_var(p, var)) {
       plan.checked_vars.push_back(var);

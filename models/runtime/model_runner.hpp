@@ -65,6 +65,15 @@ inline TraceSpec trace_spec_of(const RunPlan& plan, bool single_precision) {
   spec.csv = plan.record_csv;
   spec.binary = plan.record_binary;
   spec.single_precision = single_precision;
+  if (plan.record_sonata) {  // the recorded membrane potentials, also as a SONATA report (voltage.h5)
+    for (std::size_t slot = 0; slot < plan.trace_vars.size(); ++slot) {
+      const auto v = std::find(plan.voltage_vars.begin(), plan.voltage_vars.end(), plan.trace_vars[slot]);
+      if (v == plan.voltage_vars.end()) continue;
+      spec.report_slots.push_back(slot);
+      spec.report_elements.push_back(static_cast<std::uint32_t>(v - plan.voltage_vars.begin()));
+    }
+    spec.report_population = spike_population(plan);
+  }
   return spec;
 }
 
@@ -130,9 +139,10 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
   const std::int64_t every = std::max<std::int64_t>(1, plan.trace_every);
   const std::int64_t probe_every = std::max<std::int64_t>(1, request.probe_every);
   const bool files = !request.out_dir.empty();
+  const TraceSpec trace_spec = trace_spec_of(plan, std::is_same<Real, float>::value);
   if ((files || is_partitioned<Sim>::value) && request.write_trace && !plan.trace_vars.empty() &&
-      !plan.trace_cells.empty() && (plan.record_csv || plan.record_binary)) {
-    if (files) trace.emplace(request.out_dir, trace_spec_of(plan, std::is_same<Real, float>::value));
+      !plan.trace_cells.empty() && (plan.record_csv || plan.record_binary || !trace_spec.report_slots.empty())) {
+    if (files) trace.emplace(request.out_dir, trace_spec);
     const auto width = static_cast<std::int64_t>(plan.trace_vars.size() * plan.trace_cells.size());
     emplace_sampler(trace_sampler, sim, plan.trace_vars, plan.trace_cells, trace_sampler_capacity(width));
   }

@@ -37,9 +37,13 @@ struct RunPlan {
   std::vector<std::int64_t> trace_cells;
   std::int64_t trace_every = 1;
   bool record_csv = true, record_binary = false;
-  bool record_sonata = false;      // spikes also as spikes.h5 (SONATA)
+  bool record_sonata = false;      // spikes also as spikes.h5, membrane potentials as voltage.h5 (SONATA)
   bool record_spikes = true;
   int probe_var = 0;               // the variable compare samples for its agreement columns
+  // The model's membrane potentials in mV, as trace_vars index them, one per compartment in compartment order: those
+  // recorded go to the SONATA voltage report, element id = the position here. Empty: the model reports none (its
+  // potential has no unit, or it has none).
+  std::vector<int> voltage_vars;
 
   // The state variables the runner checks for values that are not finite (NaN, ±inf), as trace_vars index them,
   // over cells [0, cells): a blown-up run stops and is never marked complete. Empty: nothing is checked.
