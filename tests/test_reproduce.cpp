@@ -63,7 +63,7 @@ ComparisonTableRow row(const std::string& backend, double cells, double wall_s_p
 TEST_SUITE("reproduce") {
   TEST_CASE("every study's recipe loads, its tables have their key columns and its experiments load") {
     int studies = 0;
-    for (const std::string name : {"du_nguyen", "van_der_vlag", "wang"}) {
+    for (const std::string name : {"du_nguyen", "neofytou", "van_der_vlag", "wang"}) {
       CAPTURE(name);
       const StudyRecipe r = load_study_recipe(kStudies / (name + ".toml"));
       CHECK(r.study == name);
@@ -87,7 +87,7 @@ TEST_SUITE("reproduce") {
       }
       ++studies;
     }
-    CHECK(studies == 3);
+    CHECK(studies == 4);
     // The published rows are the study's: Wang's Table II at 1M neurons, van der Vlag's uniform W1 at 4M, density 1000.
     const PublishedTable t2 = load_published_table(kStudies / "wang" / "table2.csv");
     CHECK(t2.rows.back()[t2.column("N")] == 1000000);

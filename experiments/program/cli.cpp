@@ -135,7 +135,7 @@ void define_commands(CLI::App& app, CliCommands& c) {
 
   auto& rep = c.reproduce;
   c.reproduce_cmd = app.add_subcommand("reproduce", "Run a published study's experiments and write its tables beside kbrain's numbers");
-  c.reproduce_cmd->add_option("study", rep.study, "du_nguyen | van_der_vlag | wang (experiments/studies), or a recipe .toml")
+  c.reproduce_cmd->add_option("study", rep.study, "du_nguyen | neofytou | van_der_vlag | wang (experiments/studies), or a recipe .toml")
       ->required()->check(non_empty());
   c.reproduce_cmd->add_option("--scale", rep.scale, "small (minutes on a CPU) | full (the study's sizes); default: full "
                               "where a GPU backend is compiled in, else small")->check(CLI::IsMember({"small", "full"}));
