@@ -4,6 +4,7 @@ kbrain's solid, one panel per density. Tables of one row (the study quotes a max
 import json
 import math
 import os
+import textwrap
 
 from plot_common import footer, plain_log_ticks, save
 
@@ -12,11 +13,17 @@ def _finite(v):
     return isinstance(v, (int, float)) and math.isfinite(v)
 
 
-def _footer_lines(report):
+def _footer_lines(report, width=110):
+    """The study's source and hardware, kbrain's backends, commit and scale; wrapped so the figure keeps its width."""
     lines = [f"study: {report['reference']}; its hardware: {report['published_hardware']}"]
-    lines += [f"kbrain {h['backend']}: {h['description']}" for h in report.get("hardware", [])]
+    lines += [f"kbrain {h['backend']}: {h['description']}" for h in report.get("hardware", [])
+              if not h["backend"].startswith("energy on ")]
     lines.append(f"kbrain {report.get('commit', '')}, {report.get('date', '')}, scale {report.get('scale', '')}")
-    return lines
+    return [part for line in lines for part in textwrap.wrap(line, width)]
+
+
+def _title(report, table):
+    return "\n".join(textwrap.wrap(report["title"], 90) + textwrap.wrap(table["title"], 90))
 
 
 def _size_table(plt, report, table, out_dir, record):
@@ -27,7 +34,7 @@ def _size_table(plt, report, table, out_dir, record):
                        ({row[density_col] for row in table["published"]["rows"]} if density_col is not None else set()))
     if density_col is None:
         densities = [None]
-    fig, axes = plt.subplots(1, len(densities), figsize=(5.5 * len(densities), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(densities), figsize=(4.8 * len(densities) + 2.5, 4.4), squeeze=False)
     data = {"study": {}, "kbrain": {}}
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     names = [c["name"] for c in table["columns"]]
@@ -52,7 +59,7 @@ def _size_table(plt, report, table, out_dir, record):
         panel.set_xscale("log")
         panel.set_yscale("log")
         panel.set_xlabel(f"network size ({table['size_key']}, cells)")
-        panel.set_ylabel(table["unit"])
+        panel.set_ylabel("\n".join(textwrap.wrap(table["unit"], 40)))
         if density is not None:
             panel.set_title(f"{table['density_key']} = {density:g}", fontsize=9)
         if panel.has_data():
@@ -64,9 +71,8 @@ def _size_table(plt, report, table, out_dir, record):
             if l not in labels:
                 handles.append(h)
                 labels.append(l)
-    fig.legend(handles, labels, fontsize=7, loc="upper center", ncol=min(3, max(1, len(labels))),
-               bbox_to_anchor=(0.5, 0.0))
-    fig.suptitle(f"{report['title']}\n{table['title']}", fontsize=9)
+    axes[0][-1].legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    fig.suptitle(_title(report, table), fontsize=9)
     footer(fig, _footer_lines(report))
     save(fig, out_dir, table["id"], record, "reproduce_sizes", table["title"], data)
     plt.close(fig)
@@ -87,12 +93,13 @@ def _one_row_table(plt, report, table, out_dir, record):
     ax.bar_label(drawn, fmt="%.3g", fontsize=7)
     ax.set_xticks(range(len(bars)))
     ax.set_xticklabels([n for n, _ in bars], rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel(table["unit"])
+    ax.set_ylabel("\n".join(textwrap.wrap(table["unit"], 40)))
     values = [v for _, v in bars]
     if values and min(values) > 0 and max(values) / min(values) > 20:
         ax.set_yscale("log")
+        ax.set_ylim(bottom=min(1.0, min(values) / 1.5))
         plain_log_ticks(ax, "y")
-    ax.set_title(f"{report['title']}\n{table['title']}", fontsize=9)
+    ax.set_title(_title(report, table), fontsize=9)
     footer(fig, _footer_lines(report))
     save(fig, out_dir, table["id"], record, "reproduce_bars", table["title"], {"bars": bars})
     plt.close(fig)

@@ -67,6 +67,23 @@ assert t["published"]["rows"] == [[64, 1000], [1024, 2000]], t["published"]
 PY
 cp out/report.md report.before
 
+# The picture of the table plots kbrain's measured values and the study's (skipped without matplotlib).
+if /usr/bin/python3 -c "import matplotlib" 2> /dev/null; then
+  "$kb" plot out > plot.txt 2>&1 || { cat plot.txt; fail "kbrain plot of the reproduce folder"; }
+  [ -s out/plots/mesh.png ] || fail "no plots/mesh.png"
+  /usr/bin/python3 - out <<'PY' || fail "plots.json does not show reproduce.json's numbers"
+import json, sys
+folder = sys.argv[1]
+report = json.load(open(folder + "/reproduce.json"))
+plots = {p["name"]: p for p in json.load(open(folder + "/plots/plots.json"))["plots"]}
+data = plots["mesh"]["data"]
+kbrain = [(r["cells"], r["values"][0]) for r in report["tables"][0]["kbrain"]]
+assert [tuple(p) for p in data["kbrain"]["CPU"]] == kbrain, (data["kbrain"], kbrain)
+assert [tuple(p) for p in data["study"]["CPU"]] == [(64, 1000), (1024, 2000)], data["study"]
+assert "OpenMP" not in data["kbrain"], data["kbrain"]  # not run: not drawn
+PY
+fi
+
 expect_refusal() {  # $1: what must be in the one-line message; the rest: the command's arguments
   local want="$1"; shift
   "$kb" "$@" > err.txt 2>&1; local rc=$?
