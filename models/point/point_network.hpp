@@ -178,6 +178,13 @@ class PointNetworkSimulation {
   const std::vector<std::int64_t>& offsets() const { return offsets_; }
   const spiking::GenerationTimes& generation() const { return generation_; }
   std::int64_t steps_done() const { return steps_done_; }
+  // The bytes the steps had to move, for compare's achieved GB/s: each state variable of the neuron model read and
+  // written once per step, and per synaptic event the target index, the weight and the conductance it adds to (read
+  // and written). Spike lists, delays and Poisson draws are left out: a lower bound of the traffic.
+  double bytes_moved(double synaptic_events) const {
+    return double(steps_done_) * double(neurons_) * double(state_.live_variables()) * 2.0 * sizeof(Real) +
+           synaptic_events * (sizeof(std::int32_t) + 3.0 * sizeof(Real));
+  }
   std::int64_t device_bytes() const {
     return synapses_.device_bytes() + (dense_.empty() ? 0 : dense_.device_bytes()) +
            static_cast<std::int64_t>(ring_.span() * sizeof(long long)) + 2 * log_capacity_ * 4 +

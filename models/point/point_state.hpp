@@ -2,6 +2,7 @@
 // State of a population of point neurons: structure of arrays, one View per variable (those the model does not use
 // stay empty). Updated in place: each neuron reads and writes only its own entries.
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,13 @@ struct PointState {
   RealView a, b, c, d;                 // Izhikevich per neuron
   RealView i_ext;                      // constant input current per neuron (pA; Izhikevich: input units)
   RealView noise_sd;                   // thalamic noise: sd of a fresh N(0,1) current each step (0: none)
+
+  // The integrated variables this neuron model allocates (host only: extents).
+  int live_variables() const {
+    int count = 0;
+    for (const RealView* view : {&v, &ge, &gi, &xe, &xi, &u, &m, &h, &n, &p}) count += view->extent(0) > 0;
+    return count;
+  }
 
   KOKKOS_INLINE_FUNCTION Real get(int var, int i) const {
     switch (var) {

@@ -26,6 +26,12 @@ inline constexpr bool kReportsReplay = false;
 template <class Sim>
 inline constexpr bool kReportsReplay<Sim, std::void_t<decltype(std::declval<const Sim&>().replays_steps())>> = true;
 
+// Whether a simulation counts the bytes its steps move (bytes_moved(synaptic_events)).
+template <class Sim, class = void>
+inline constexpr bool kCountsBytes = false;
+template <class Sim>
+inline constexpr bool kCountsBytes<Sim, std::void_t<decltype(std::declval<const Sim&>().bytes_moved(0.0))>> = true;
+
 template <class Sim, class Backend, class Real>
 class SpikingRun {
  public:
@@ -70,6 +76,7 @@ class SpikingRun {
         sources > 0 ? double(offsets.back() - offsets[static_cast<std::size_t>(neurons)]) / double(sources) : 0.0;
     synaptic_events_ += double(sim_.total_spikes() - neuron_spikes_) * source_degree;
     res.figures.emplace_back("synaptic_events", synaptic_events_);
+    if constexpr (kCountsBytes<Sim>) res.bytes_moved = sim_.bytes_moved(synaptic_events_);
     const double dt = plan_.setup->params.dt;
     res.populations = spiking::population_stats(plan_.setup->populations, res.events, double(res.steps) * dt, dt);
     if constexpr (kReportsReplay<Sim>) res.details.emplace_back("steps_replayed", sim_.replays_steps() ? 1.0 : 0.0);
