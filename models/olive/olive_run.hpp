@@ -84,7 +84,7 @@ class OliveRun {
     try {
       olive::require_memory(shape, hw.free_memory_bytes, std::string(Backend::name) + " (" + hw.device + ")");
     } catch (const olive::MemoryPlanError& e) {
-      throw ConfigError(plan.config->source.string() + ": [network]: " + e.what());
+      throw NotEnoughMemory(plan.config->source.string() + ": [network]: " + e.what());
     }
     MemoryStatement m;
     m.device_bytes = double(olive::total_bytes(olive::plan_io_memory(shape)));
