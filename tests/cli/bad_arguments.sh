@@ -131,6 +131,15 @@ if ! ldd "$kb" 2> /dev/null | grep -q 'libasan' && (ulimit -v 4000000; "$kb" bac
     fail "compare: no refusal row for 3500 in float: $(cat cmp/compare.csv)"
   grep -q '^20000,serial,double,.*not run: .*the 20000 x 20000 mesh.* needs .* of host memory but .* are available' \
     cmp/compare.csv || fail "compare: no refusal row for 20000: $(cat cmp/compare.csv)"
+  # compare --threads: its per-count comparisons record the size that does not fit, and the table lists it as not run
+  if "$kb" backends | grep -q "^  openmp"; then
+    (ulimit -v 4000000; "$kb" compare "$(dirname "$exp")/io_mesh_sweep.toml" --threads 1 --sizes 8,20000 \
+       --precisions double --steps 10 -o thr --no-plots > thr.log 2>&1; echo $? > rc.txt)
+    [ "$(cat rc.txt)" = 0 ] || fail "compare --threads with a size that does not fit exited $(cat rc.txt): $(tail -3 thr.log)"
+    grep -q '^"8x8",double,1,' thr/thread_scaling.csv || fail "compare --threads: no 8 x 8 row: $(cat thr/thread_scaling.csv)"
+    grep -q '20000 double with 1 threads: not run: .*the 20000 x 20000 mesh' thr/thread_scaling.md ||
+      fail "compare --threads: 20000 not listed as not run: $(cat thr/thread_scaling.md)"
+  fi
   printf '0 1\n' > pairs.txt
   printf 'name = "adex_big"\n[model]\nkind = "adex_costa"\n[simulation]\nsteps = 10\n[network]\narchitecture = "mxm"\nneurons = 100000\nconnectivity = "file"\nfile = "pairs.txt"\n' > adex_big.toml
   limited_refusal "network.file: the 100000 x 100000 connection flags needs .* of host memory" adex_big.toml
