@@ -46,6 +46,24 @@ TEST_SUITE("mpi") {
           "fit (more ranks or a smaller network)");
   }
 
+  TEST_CASE("ranks that fit one by one are refused when together they exceed the host they share") {
+    kbrain::olive::RankNeed a;
+    a.part = {100, 800, 50};
+    a.host_need = 1000;
+    a.host_available = 1e9;
+    a.host_id = 0;
+    a.host_shared_available = 1500;
+    CHECK(kbrain::olive::rank_refusal({a, a}, "x.toml", "serial (cpu)") ==
+          "x.toml: [network]: the 2 ranks on one host (ranks 0, 1) need 0.00 GiB (2000 bytes) of host memory together "
+          "but 0.00 GiB (1500 bytes) are available there; about 75 cells a rank fit (fewer ranks a host, more hosts or "
+          "a smaller network)");
+    kbrain::olive::RankNeed b = a;
+    b.host_id = 1;  // on two hosts: each has what it needs
+    CHECK(kbrain::olive::rank_refusal({a, b}, "x.toml", "serial (cpu)").empty());
+    // the ranks of this test share one host: their host is the lowest rank's
+    CHECK(kbrain::olive::host_id_of(MPI_COMM_WORLD) == 0);
+  }
+
   TEST_CASE("each rank states its own part of an IO mesh") {
     const MPI_Comm comm = MPI_COMM_WORLD;
     const int ranks = kbrain::mpi::size(comm);

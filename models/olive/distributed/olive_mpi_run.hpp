@@ -99,6 +99,8 @@ class OliveMpiRun {
       need.host_need = m.device_bytes + m.host_bytes;
     }
     need.host_available = double(host_available_memory_bytes());
+    need.host_id = host_id_of(plan.comm);
+    need.host_shared_available = double(host_shared_available_memory_bytes());
     require_every_rank_fits(need, plan.config->source.string(), std::string(Backend::name) + " (" + hw.device + ")",
                             plan.comm);
     return m;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -33,6 +34,25 @@ std::string rank_refusal(const std::vector<RankNeed>& ranks, const std::string& 
         where, r, count, n.part.owned, n.part.junctions, n.part.halo, byte_text(need),
         device_short ? "device memory" : "host memory", byte_text(available),
         device_short ? " on " + device : std::string(), cells_fit);
+  }
+  // ranks that fit one by one may still not fit together on the host they share
+  std::map<std::int64_t, std::vector<std::size_t>> hosts;
+  for (std::size_t r = 0; r < count; ++r) hosts[ranks[r].host_id].push_back(r);
+  for (const auto& [host, members] : hosts) {
+    const double available = ranks[members.front()].host_shared_available;
+    double need = 0, owned = 0;
+    std::string names;
+    for (const auto r : members) {
+      need += ranks[r].host_need;
+      owned += double(ranks[r].part.owned);
+      names += fmt::format("{}{}", names.empty() ? "" : ", ", r);
+    }
+    if (members.size() < 2 || available <= 0 || need <= available) continue;
+    const auto cells_fit = static_cast<std::int64_t>(std::floor(owned / double(members.size()) * available / need));
+    return fmt::format(
+        "{}: [network]: the {} ranks on one host (ranks {}) need {} of host memory together but {} are available "
+        "there; about {} cells a rank fit (fewer ranks a host, more hosts or a smaller network)",
+        where, members.size(), names, byte_text(need), byte_text(available), cells_fit);
   }
   return {};
 }

@@ -21,7 +21,11 @@ struct RankPart {
 struct RankNeed {
   RankPart part;
   double device_need = 0, device_available = 0;  // 0 available: unknown, not checked
-  double host_need = 0, host_available = 0;
+  double host_need = 0, host_available = 0;      // host_available: this process' (ulimit -v counted)
+  // The ranks on one host (the same host_id) share its memory: their host needs add up against what it has
+  // available to all its processes (host_shared_available, 0: unknown).
+  std::int64_t host_id = 0;
+  double host_shared_available = 0;
 };
 
 // Bytes of a rank's part beyond the single-process run's items (io_memory_plan.hpp, sized by owned + halo cells and
@@ -31,7 +35,8 @@ struct RankNeed {
 double rank_rows_bytes(const RankPart& part);
 double rank_comm_plan_bytes(const RankPart& part);
 
-// The refusal for the first rank whose need exceeds what it has available, or "" when every rank fits. `where`: the
+// The refusal for the first rank whose need exceeds what it has available, then for the first host whose ranks'
+// host needs together exceed what it has available, or "" when everything fits. `where`: the
 // experiment file; `device`: the backend's name and device.
 std::string rank_refusal(const std::vector<RankNeed>& ranks, const std::string& where, const std::string& device);
 

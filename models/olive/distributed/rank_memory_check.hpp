@@ -15,6 +15,7 @@
 #include "models/olive/distributed/io_mpi_setup.hpp"
 #include "models/olive/distributed/olive_mpi_plan.hpp"
 #include "models/olive/distributed/rank_memory.hpp"
+#include "backends/host_shared_memory.hpp"
 #include "models/runtime/memory_statement.hpp"
 
 namespace kbrain::olive {
@@ -48,15 +49,27 @@ inline RankPart rank_part_of(const OliveMpiPlan& plan) {
   return p;
 }
 
+// Collective over `comm`: the lowest rank of the ranks that share this rank's memory (one host).
+inline std::int64_t host_id_of(MPI_Comm comm) {
+  MPI_Comm host = MPI_COMM_NULL;
+  mpi::check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, mpi::rank(comm), MPI_INFO_NULL, &host),
+             "MPI_Comm_split_type");
+  int lowest = mpi::rank(comm);
+  mpi::check(MPI_Bcast(&lowest, 1, MPI_INT, 0, host), "MPI_Bcast");  // the host's rank 0 is its lowest (key order)
+  MPI_Comm_free(&host);
+  return lowest;
+}
+
 // Collective over `comm`: throws NotEnoughMemory on every rank, naming the first rank whose need (`mine` on this
-// rank) exceeds what it has available.
+// rank) exceeds what it has available, or the first host whose ranks together exceed what it has.
 inline void require_every_rank_fits(const RankNeed& mine, const std::string& where, const std::string& device,
                                     MPI_Comm comm) {
-  constexpr int kNumbers = 7;
+  constexpr int kNumbers = 9;
   const std::array<double, kNumbers> own = {double(mine.part.owned), double(mine.part.junctions),
                                             double(mine.part.halo),  mine.device_need,
                                             mine.device_available,   mine.host_need,
-                                            mine.host_available};
+                                            mine.host_available,     double(mine.host_id),
+                                            mine.host_shared_available};
   std::vector<double> all(std::size_t(kNumbers) * std::size_t(mpi::size(comm)));
   mpi::check(MPI_Allgather(own.data(), kNumbers, MPI_DOUBLE, all.data(), kNumbers, MPI_DOUBLE, comm),
              "MPI_Allgather");
@@ -68,6 +81,8 @@ inline void require_every_rank_fits(const RankNeed& mine, const std::string& whe
     n.device_available = all[k + 4];
     n.host_need = all[k + 5];
     n.host_available = all[k + 6];
+    n.host_id = std::int64_t(all[k + 7]);
+    n.host_shared_available = all[k + 8];
     ranks.push_back(n);
   }
   const std::string refusal = rank_refusal(ranks, where, device);
