@@ -1,4 +1,5 @@
 #include "backends/hardware_info.hpp"
+#include "backends/host_shared_memory.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -55,6 +56,8 @@ static std::uint64_t own_status_kib(const std::string& key) {
     }
   return 0;
 }
+
+std::uint64_t host_shared_available_memory_bytes() { return meminfo_kib("MemAvailable:") * 1024; }
 
 // What the machine has available, or less where the process' own address-space limit (ulimit -v) leaves less: a
 // run checked against it is refused with a message instead of ending in std::bad_alloc.

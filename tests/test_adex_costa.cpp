@@ -221,13 +221,42 @@ TEST_SUITE("adex_costa") {
   TEST_CASE("a network larger than the device is refused before allocating, naming the bytes") {
     std::string message;
     try {
-      require_device_memory(std::int64_t(1) << 40, std::uint64_t(1) << 30, "test device", 1 << 20, 1 << 20, true);
+      require_device_memory(std::int64_t(1) << 40, std::uint64_t(1) << 30, "test device", 1 << 20, 1 << 20, true,
+                            1000);
     } catch (const std::runtime_error& e) {
       message = e.what();
     }
     CHECK(message.find("1099511627776 bytes") != std::string::npos);
     CHECK(message.find("test device has 1.00 GiB free") != std::string::npos);
     CHECK(message.find("--device-budget") != std::string::npos);
+    // where the synapses cannot be streamed: the largest network.neurons that fits
+    message.clear();
+    try {
+      require_device_memory(std::int64_t(1) << 40, std::uint64_t(1) << 30, "test device", 1 << 20, 1 << 20, false,
+                            16000);
+    } catch (const std::runtime_error& e) {
+      message = e.what();
+    }
+    CHECK(message.find("at most 16000 neurons fit (network.neurons)") != std::string::npos);
+  }
+
+  TEST_CASE("a run refused for its device memory says how many neurons fit") {
+    // 200000 neurons all to all: 1.3 TB of synapses in double, beyond any host (the serial backend's memory)
+    const ExperimentConfig cfg =
+        parse_model_experiment(adex_toml("architecture = \"mxm\"\nneurons = 200000", "pattern = \"all\""), "case.toml");
+    const AdexPlan plan = make_adex_plan(cfg, {});
+    std::string message;
+    try {
+      AdexSimulation<SerialBackend, double>::memory(plan, RunRequest{});
+    } catch (const ConfigError& e) {
+      message = e.what();
+    }
+    CHECK(message.find("the dense 200000 x 200000 network needs") != std::string::npos);
+    const auto at = message.find("at most ");
+    REQUIRE(at != std::string::npos);
+    const long long fit = std::stoll(message.substr(at + 8));
+    CHECK(fit > 0);
+    CHECK(fit < 200000);
   }
 
   TEST_CASE("file connectivity and spike lists drive the same kernels") {

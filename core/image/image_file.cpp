@@ -98,7 +98,13 @@ void require_sane_jpeg_tables(FILE* f, const std::string& name) {
 }
 }  // namespace
 
-Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels) {
+std::int64_t decoded_image_bytes(std::int64_t width, std::int64_t height, int channels) {
+  const std::int64_t pixels = width * height;
+  return 2 * pixels * channels + height + 3 * pixels;
+}
+
+Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels,
+                    const std::function<void(std::int64_t, std::int64_t, int)>& check_decoded) {
   const std::string name = file.string();
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(name.c_str(), "rb"), &std::fclose);
   if (!f) throw ImageError(fmt::format("{}: cannot open the image file ({})", name, std::strerror(errno)));
@@ -111,6 +117,7 @@ Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels) 
   if (w <= 0 || h <= 0) throw ImageError(fmt::format("{}: the image has no pixels ({} x {})", name, w, h));
   if (std::int64_t(w) * std::int64_t(h) > max_pixels)
     throw ImageError(fmt::format("{}: {} x {} = {} pixels; at most {}", name, w, h, std::int64_t(w) * h, max_pixels));
+  if (check_decoded) check_decoded(w, h, comp);
   require_whole_bmp(f.get(), name);
   require_whole_png_chunks(f.get(), name);
   std::fseek(f.get(), 0, SEEK_SET);

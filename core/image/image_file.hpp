@@ -6,6 +6,7 @@
 // in. Host-only (stb, Debian libstb-dev: the library holds the implementations, nothing here defines them).
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,10 +25,18 @@ struct Rgb8Image {
   std::int64_t pixels() const { return width * height; }
 };
 
+// Host bytes of decoding a width x height picture of `channels` channels into an Rgb8Image: stb's decoded pixels (a
+// byte a channel), about as much again for a compressed format's inflated stream (PNG: a filter byte a row more),
+// and the 3-byte RGB copy kept.
+std::int64_t decoded_image_bytes(std::int64_t width, std::int64_t height, int channels);
+
 // Reads `file` (any stb_image format; grey or RGBA become RGB, alpha dropped) in BMP file order. ImageError when
 // the file cannot be read or decoded, or has more than `max_pixels` pixels (checked from the header, before the
-// pixels are decoded).
-Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels);
+// pixels are decoded). `check_decoded`, when given, is called with the header's width, height and channels before
+// anything of that size is allocated: a caller refuses a picture whose decoding would not fit its memory.
+Rgb8Image read_rgb8(const std::filesystem::path& file, std::int64_t max_pixels,
+                    const std::function<void(std::int64_t width, std::int64_t height, int channels)>&
+                        check_decoded = {});
 
 // Writes `rgb` (3 bytes per pixel, `width` x `height`, rows in the order given: the first row is the top of the
 // picture) as a PNG: to `<file>.tmp`, then renamed over `file` (a reader never sees a truncated picture).

@@ -4,8 +4,10 @@
 // skipped (line numbers in messages are physical lines). Format: docs/network-formats.md.
 #include <charconv>
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -23,18 +25,27 @@ using text::is_blank_char;
 using text::parse_finite;
 using text::split_tokens;
 
-
-
-
 struct MatrixEntry {
   std::int32_t row;  // source cell
   std::int32_t col;  // target cell
   double g;
 };
 
+// Room for one more entry: grown (doubling, at most the n (n - 1) junctions a matrix can have) only after
+// `check_size` accepts the new room.
+void make_room(std::vector<MatrixEntry>& entries, std::int64_t n,
+               const std::function<void(std::int64_t, std::int64_t)>& check_size) {
+  if (entries.size() < entries.capacity()) return;
+  const auto most = static_cast<std::size_t>(n) * static_cast<std::size_t>(n - 1);
+  const std::size_t room = std::min(most, std::max<std::size_t>(4096, 2 * entries.capacity()));
+  if (check_size) check_size(n, static_cast<std::int64_t>(room));
+  entries.reserve(room);
+}
+
 }  // namespace
 
-GapNetwork read_conductance_matrix(const std::filesystem::path& file, std::int64_t expected_cells) {
+GapNetwork read_conductance_matrix(const std::filesystem::path& file, std::int64_t expected_cells,
+                                   const std::function<void(std::int64_t, std::int64_t)>& check_size) {
   const std::string name = file.string();
   std::ifstream in(file);
   if (!in) throw std::runtime_error(fmt::format("{}: cannot open conductance matrix file", name));
@@ -60,6 +71,7 @@ GapNetwork read_conductance_matrix(const std::filesystem::path& file, std::int64
         throw std::runtime_error(fmt::format("{}:{}: matrix has {} columns ({} cells), expected {} cells", name,
                                              line_no, n, n, expected_cells));
       }
+      if (check_size) check_size(n, 0);  // N sizes the CSR offsets and the caller's per-cell arrays
     } else if (count != n) {
       throw std::runtime_error(
           fmt::format("{}:{}: line {} has {} values, expected {}", name, line_no, line_no, count, n));
@@ -86,6 +98,7 @@ GapNetwork read_conductance_matrix(const std::filesystem::path& file, std::int64
             "{}:{}: diagonal entry (cell {}) is {}; a cell has no junction with itself, it must be 0", name, line_no,
             row, token));
       }
+      make_room(entries, n, check_size);
       entries.push_back({row, static_cast<std::int32_t>(c), g});
     }
     ++rows;

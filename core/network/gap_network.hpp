@@ -28,7 +28,13 @@ struct GapNetwork {
 GapNetwork make_mesh2d(std::int64_t rows, std::int64_t cols, double conductance);
 GapNetwork make_all_to_all(std::int64_t cells, double conductance);
 // InfOli dense matrix: N lines of N numbers; row i col j = conductance through which cell j receives from cell i.
-GapNetwork read_conductance_matrix(const std::filesystem::path& file, std::int64_t expected_cells /*0 = any*/);
+// `check_size`, when given, is called with (cells, junctions) before the reader holds that many: once the first row
+// gives N (junctions 0), then each time the junctions read so far outgrow what it holds (junctions: the new room,
+// which the CSR is later built from). The text states no junction count up front, so a caller refuses the size that
+// would not fit its memory as it grows, before it is allocated.
+GapNetwork read_conductance_matrix(const std::filesystem::path& file, std::int64_t expected_cells /*0 = any*/,
+                                   const std::function<void(std::int64_t cells, std::int64_t junctions)>&
+                                       check_size = {});
 // Sparse edge list, format in docs/network-formats.md.
 // `check_cells`, when given, is called with the header's cell count before anything of that size is allocated (the
 // header alone sizes the CSR offsets: a caller refuses a count that would not fit its memory).

@@ -20,6 +20,7 @@
 #include "core/text/atomic_file.hpp"
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/build_info.hpp"
+#include "experiments/program/child_refusal.hpp"
 #include "experiments/program/commands.hpp"
 #include "experiments/program/output_folder_command.hpp"
 #include "experiments/program/shell_quote.hpp"
@@ -146,6 +147,11 @@ int cmd_compare_ranks(const CompareOptions& o) {
       stop_after_child(rc, folder);
       const RunManifestValues manifest = read_run_json(dir / "run.json");
       const auto& n = manifest.numbers;
+      if (const std::string refusal = memory_refusal_of_child(rc, dir.string() + ".log"); !refusal.empty()) {
+        fmt::print(stderr, "[compare --ranks] {} ranks: not run: does not fit\n", k);
+        md += fmt::format("| {} | not run: {} ||||||||||||||\n", k, refusal);
+        continue;
+      }
       if (rc != 0 || n.empty()) {
         ++failed;
         fmt::print(stderr, "[compare --ranks] run failed (exit {}); see {}.log\n", rc, dir.string());

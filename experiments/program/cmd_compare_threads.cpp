@@ -119,6 +119,7 @@ int cmd_compare_threads(const CompareOptions& o) {
   std::vector<std::pair<std::string, std::string>> order;
   std::map<std::pair<std::string, std::string>, std::vector<Point>> points;
   std::vector<int> failed;
+  std::vector<std::string> not_run;
   for (int k : o.threads) {
     const auto dir = out_dir / fmt::format("threads_{}", k);
     const std::string cmd = child_command(self, o, k, dir);
@@ -133,6 +134,11 @@ int cmd_compare_threads(const CompareOptions& o) {
     }
     for (const auto& row : rows) {
       if (row.at("backend") != "openmp") continue;
+      if (row.at("steps") == "0") {  // a size or run that does not fit (its note says why): listed below the table
+        not_run.push_back(fmt::format("{} {} with {} threads: {}", row.at("size_label"), row.at("precision"), k,
+                                      row.count("note") ? row.at("note") : std::string()));
+        continue;
+      }
       const auto key = std::make_pair(row.at("size_label"), row.at("precision"));
       if (!points.count(key)) order.push_back(key);
       points[key].push_back({k, std::stod(row.at("steps")), std::stod(row.at("simulate_s"))});
@@ -157,6 +163,10 @@ int cmd_compare_threads(const CompareOptions& o) {
       csv += fmt::format("\"{}\",{},{},{:.0f},{},{},{:.4f},{:.4f}\n", key.first, key.second, p.threads, p.steps,
                          p.simulate_s, per_step * 1e6, speedup, efficiency);
     }
+  }
+  if (!not_run.empty()) {
+    md += "\nNot run:\n\n";
+    for (const auto& line : not_run) md += "- " + line + "\n";
   }
   if (!failed.empty()) md += fmt::format("\nFailed thread counts (see threads_K.log): {}\n", joined(failed));
   text::write_file_atomically(out_dir / "thread_scaling.md", md);

@@ -3,12 +3,14 @@
 // sizes x variants) one plan, one reference run (serial double, or the first backend in double), then every backend x
 // precision; one row each with the common columns (size, phase times, ns per cell-step, wall s per bio s, speedups)
 // and the model's own agreement columns (Model::agreement_columns / agreement). Saved after every row
-// (compare.partial.*), published complete at the end (compare.{md,csv,json}).
+// (compare.partial.*), published complete at the end (compare.{md,csv,json}). Each run's memory is checked before it
+// starts; one that does not fit is a row that says so.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "core/detected.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/compare_sweep.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_dispatch.hpp"
 
 namespace kbrain {
@@ -107,11 +110,58 @@ ComparisonTableRow compare_row(const typename Model::Plan& plan, double density,
   return row;
 }
 
+// Why a run of `plan` on `backend` in `precision` would not fit (the runner's own check,
+// models/runtime/run_dispatch.hpp, asked before the run starts), or "" when it fits.
+template <class Model>
+std::string memory_refusal(const typename Model::Plan& plan, const std::string& backend, Precision precision,
+                           const RunRequest& request) {
+  try {
+    memory_on<Model>(plan, backend, precision, request);
+  } catch (const ConfigError& e) {  // memory_on refuses for memory only
+    return e.what();
+  }
+  return {};
+}
+
+// The row of a run that was not started because it does not fit: its size, backend and precision, the refusal as
+// its note and no values (each column is left empty once the table's columns are known: pad_unfit_rows).
+inline ComparisonTableRow unfit_row(const std::string& size_label, const std::string& backend, Precision precision,
+                                    const std::string& why) {
+  ComparisonTableRow row;
+  row.size_label = size_label;
+  row.backend = backend;
+  row.precision = to_string(precision);
+  row.note = "not run: " + why;
+  fmt::print(stderr, "[compare]   {:<7} {:<6} not run: does not fit\n", backend, to_string(precision));
+  return row;
+}
+inline void pad_unfit_rows(ComparisonTable& table) {
+  for (auto& row : table.rows)
+    if (row.values.size() < table.columns.size()) row.values.resize(table.columns.size(), ReportValue::missing());
+}
+
 // One point of the sweep: its plan, the reference run, then every backend x precision, each row saved as it comes.
+// A size that does not fit (its plan's host arrays, or a run's memory) is a row saying so, and the sweep goes on.
 template <class Model>
 void compare_point(const ExperimentConfig& cfg, const CompareSweep& sweep, const PlanRequest& at,
                    const std::string& ref_backend, ComparisonTable& table) {
-  const typename Model::Plan plan = Model::make_plan(cfg, at);
+  auto save_row = [&](ComparisonTableRow row) {
+    table.rows.push_back(std::move(row));
+    pad_unfit_rows(table);
+    save_comparison(sweep.out_dir, table, false);
+  };
+  std::optional<typename Model::Plan> planned;
+  try {
+    planned.emplace(Model::make_plan(cfg, at));
+  } catch (const NotEnoughMemory& e) {
+    const std::string label = fmt::format("{}{}", at.size > 0 ? std::to_string(at.size) : std::string("file's size"),
+                                          at.density > 0 ? fmt::format(" d={}", at.density) : std::string());
+    fmt::print(stderr, "[compare] {}: does not fit: {}\n", label, e.what());
+    for (const auto& b : sweep.backends)
+      for (const Precision prec : sweep.precisions) save_row(unfit_row(label, b, prec, e.what()));
+    return;
+  }
+  const typename Model::Plan& plan = *planned;
   table.dt_ms = biological_time<Model>() ? plan.dt_ms : 0;
   if (table.columns.empty()) table.columns = compare_columns<Model>(plan);
   RunRequest request;
@@ -126,16 +176,30 @@ void compare_point(const ExperimentConfig& cfg, const CompareSweep& sweep, const
   };
   typename Model::Plan ref_plan = plan;
   ref_plan.steps = steps_for(ref_backend);
-  const RunResult ref = run_on<Model>(ref_plan, ref_backend, Precision::Double, request);
+  const std::string ref_refusal = memory_refusal<Model>(ref_plan, ref_backend, Precision::Double, request);
+  const RunResult ref = ref_refusal.empty() ? run_on<Model>(ref_plan, ref_backend, Precision::Double, request)
+                                            : RunResult{};
   for (const auto& b : sweep.backends)
     for (const Precision prec : sweep.precisions) {
       const bool is_reference = b == ref_backend && prec == Precision::Double;
+      if (!ref_refusal.empty()) {  // no reference to agree with: no row of this size runs
+        save_row(unfit_row(plan.size_label, b, prec,
+                           is_reference ? ref_refusal
+                                        : fmt::format("the reference run ({} double) does not fit: {}", ref_backend,
+                                                      ref_refusal)));
+        continue;
+      }
       RunResult r;
       if (is_reference) {
         r = ref;
       } else {
         typename Model::Plan p = plan;
         p.steps = steps_for(b);
+        const std::string refusal = memory_refusal<Model>(p, b, prec, request);
+        if (!refusal.empty()) {
+          save_row(unfit_row(plan.size_label, b, prec, refusal));
+          continue;
+        }
         r = run_on<Model>(p, b, prec, request);
       }
       ComparisonTableRow row = compare_row<Model>(plan, at.density, request, r, ref, is_reference);
@@ -145,8 +209,7 @@ void compare_point(const ExperimentConfig& cfg, const CompareSweep& sweep, const
       if (ref_backend != "serial") row.note += (row.note.empty() ? "" : "; ") + ("reference: " + ref_backend + " double");
       fmt::print(stderr, "[compare]   {:<7} {:<6} {:>8} steps  {:.4g} ns/cell-step\n", b, to_string(prec), r.steps,
                  r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps)));
-      table.rows.push_back(std::move(row));
-      save_comparison(sweep.out_dir, table, false);
+      save_row(std::move(row));
     }
 }
 
@@ -175,6 +238,7 @@ int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
     for (const std::int64_t size : sweep.sizes)
       for (const std::string& variant : sweep.variants)
         compare_point<Model>(cfg, sweep, PlanRequest{size, density, sweep.steps, variant}, ref_backend, table);
+  pad_unfit_rows(table);
   publish_comparison(sweep.out_dir, table, sweep.target);
   if (sweep.result) *sweep.result = table;
   return 0;

@@ -29,8 +29,9 @@ namespace kbrain::adex {
 
 // The device memory a network needs, refused before anything is allocated when it exceeds what the device has free.
 // On a GPU the message names the budget that would stream the synapses instead (`can_stream`).
+// `largest_neurons`: the most network.neurons whose network fits `available` (the same rows per neuron).
 void require_device_memory(std::int64_t needed, std::uint64_t available, const std::string& device,
-                           std::int64_t n_pre, std::int64_t n_post, bool can_stream);
+                           std::int64_t n_pre, std::int64_t n_post, bool can_stream, std::int64_t largest_neurons);
 
 template <class Backend, class Real>
 class AdexSimulation {
@@ -190,7 +191,16 @@ class AdexSimulation {
     const std::int64_t in_core = S::bytes(rows, plan.n_post);
     const double budget = plan.device_budget;
     if (!Backend::is_gpu || budget <= 0 || double(in_core) <= budget) {
-      require_device_memory(in_core, hw.free_memory_bytes, device, rows, plan.n_post, Backend::is_gpu);
+      const double free = double(hw.free_memory_bytes);
+      const std::int64_t largest =
+          free > 0 && double(in_core) > free
+              ? largest_fitting(plan.n_post, free,
+                                [&](std::int64_t n) {  // mxm: the rows are the neurons too
+                                  const std::int64_t r = plan.mxm ? (rows * n + plan.n_pre - 1) / plan.n_pre : rows;
+                                  return double(S::bytes(r, n));
+                                })
+              : plan.n_post;
+      require_device_memory(in_core, hw.free_memory_bytes, device, rows, plan.n_post, Backend::is_gpu, largest);
       return 0;
     }
     const std::int64_t per_block = 2 * kRowsPerBlock * plan.n_post * S::bytes_per_slot();

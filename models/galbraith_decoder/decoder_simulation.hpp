@@ -87,27 +87,39 @@ class DecoderSimulation {
   using Spectra = typename Fft::ComplexRows;
   using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
 
+  // The device bytes of memory() below for a population of `neurons` (the plan's window and grouping).
+  static double pipeline_bytes(const DecoderPlan& plan, std::int64_t neurons) {
+    DecoderPlan sized;  // only the fields units() reads
+    sized.neurons = neurons;
+    sized.group = plan.group;
+    const double real = sizeof(Real), n = double(neurons), units = double(sized.units(plan.multi_unit));
+    const double tr = double(plan.train_samples), te = double(plan.test_samples);
+    const auto lag = static_cast<std::int64_t>(std::llround(plan.max_lag_ms / plan.dt_ms));
+    const double p = 2.0 * double(next_pow2(plan.train_samples + lag + 1)), k = p / 2 + 1;
+    const double rows = std::min(units, Backend::is_gpu ? 256.0 : 16.0);
+    return (tr + te + 2.0 * double(lag)) * n + units * tr * real + (rows + 2) * p * real +
+           (2 * rows + 2) * k * 2 * real + 16.0 * (tr + te + 2.0 * double(lag)) + 2 * units * units * real;
+  }
+
   // The largest arrays of the pipeline on the backend, from the plan: the spike trains (a byte per unit and
   // sample), the responses (units x train samples), the FFT rows and spectra (for a length of at most twice the
   // next power of two above train samples + lag: the PSC taps are shorter than the training window), the stimulus,
   // Γ and Υ; refused (exit 2) beyond the backend's free memory. The host holds the stimulus in double.
   static MemoryStatement memory(const DecoderPlan& plan, const RunRequest&) {
-    const double real = sizeof(Real), n = double(plan.neurons), units = double(plan.units(plan.multi_unit));
     const double tr = double(plan.train_samples), te = double(plan.test_samples);
     const auto lag = static_cast<std::int64_t>(std::llround(plan.max_lag_ms / plan.dt_ms));
-    const double p = 2.0 * double(next_pow2(plan.train_samples + lag + 1)), k = p / 2 + 1;
-    const double rows = std::min(units, Backend::is_gpu ? 256.0 : 16.0);
     MemoryStatement m;
-    m.device_bytes = (tr + te + 2.0 * double(lag)) * n + units * tr * real + (rows + 2) * p * real +
-                     (2 * rows + 2) * k * 2 * real + 16.0 * (tr + te + 2.0 * double(lag)) + 2 * units * units * real;
+    m.device_bytes = pipeline_bytes(plan, plan.neurons);
     m.host_bytes = 16.0 * (tr + 2 * te + 2.0 * double(lag));
     const auto hw = Backend::describe();
     const double free = double(hw.free_memory_bytes);
     if (free > 0 && m.device_bytes > free)
-      throw ConfigError(fmt::format("{}: [population]: {} neurons decoded over {:.0f} training samples need about {} "
-                                    "on {} ({}) but {} are free; fewer neurons or a shorter training window fit",
-                                    plan.config->source.string(), plan.neurons, tr, byte_text(m.device_bytes),
-                                    Backend::name, hw.device, byte_text(free)));
+      throw NotEnoughMemory(fmt::format(
+          "{}: [population]: {} neurons decoded over {:.0f} training samples need about {} on {} ({}) but {} are free; "
+          "at most {} neurons fit with this training window (or a shorter window)",
+          plan.config->source.string(), plan.neurons, tr, byte_text(m.device_bytes), Backend::name, hw.device,
+          byte_text(free),
+          largest_fitting(plan.neurons, free, [&](std::int64_t n) { return pipeline_bytes(plan, n); })));
     return m;
   }
 

@@ -52,17 +52,30 @@ class GemmSimulation {
   using Block2 = Kokkos::View<Real**, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using HostBlock2 = Kokkos::View<Real**, Kokkos::LayoutRight, Host, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
-  // A, B and C live in host memory (the runner checks them against the host's available memory); a GPU holds the
-  // blocks of the partition its budget allows, refused (exit 2) when not even one row block fits.
+  // A, B and C live in host memory, refused (exit 2) beyond the host's available memory with the largest size that
+  // fits; a GPU holds the blocks of the partition its budget allows, refused when not even one row block fits.
   static MemoryStatement memory(const GemmPlan& plan, const RunRequest&) {
     MemoryStatement m;
     m.host_bytes = double(plan.a_elements() + plan.b_elements() + plan.c_elements()) * sizeof(Real);
+    const double host_free = double(host_available_memory_bytes());
+    if (host_free > 0 && m.host_bytes > host_free) {
+      const auto& sh = plan.shape;
+      // a size as compare.sizes sets it: m = n = size, and k = size too unless the product is a Gram matrix
+      const auto side = largest_fitting(std::max({sh.m, sh.n, sh.k}), host_free, [&](std::int64_t size) {
+        const double s = double(size), k = sh.gram ? double(sh.k) : s;
+        return (s * k + (sh.gram ? 0.0 : k * s) + s * s) * double(sizeof(Real));
+      });
+      require_host_bytes(m.host_bytes, host_free, plan.config->source.string(),
+                         fmt::format("the {} product's A, B and C", plan.size_label),
+                         fmt::format("a product of size at most {} fits (gemm.m = gemm.n{} = {})", side,
+                                     sh.gram ? "" : " = gemm.k", side));
+    }
     if constexpr (Backend::is_gpu) {
       const double free = double(Backend::describe().free_memory_bytes);
       const double budget = plan.device_budget > 0 ? std::min(plan.device_budget, free) : free;
       const GemmPartition part = gemm_partition_for(plan, budget, sizeof(Real));
       if (!part.feasible())
-        throw ConfigError(plan.config->source.string() + ": " + gemm_budget_refusal(plan, budget, sizeof(Real)));
+        throw NotEnoughMemory(plan.config->source.string() + ": " + gemm_budget_refusal(plan, budget, sizeof(Real)));
       m.device_bytes = double(part.elements) * sizeof(Real);
     }
     return m;

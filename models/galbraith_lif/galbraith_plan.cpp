@@ -64,18 +64,37 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, Galbr
                                   cfg.source.string(), s.text("network.topology")));
   const float w = static_cast<float>(plan.params.weight);
   // The host network (offsets, a source and a weight per synapse; a random draw also keeps its 8-byte keys) is
-  // checked against the host's available memory before it is built.
-  auto require_host = [&](double synapses, double per_synapse) {
+  // checked against the host's available memory before it is built; `fits(available)` says the largest network of
+  // this topology that would fit.
+  const double available = double(host_available_memory_bytes());
+  auto require_host = [&](double synapses, double per_synapse, const auto& fits) {
     plan.host_bytes = 8.0 * double(n + 1) + per_synapse * synapses;
-    require_host_bytes(plan.host_bytes, cfg.source.string(),
-                       fmt::format("[network]: the host network of {} neurons and {:.0f} synapses", n, synapses));
+    if (available <= 0 || plan.host_bytes <= available) return;
+    require_host_bytes(plan.host_bytes, available, cfg.source.string(),
+                       fmt::format("[network]: the host network of {} neurons and {:.0f} synapses", n, synapses),
+                       fits());
+  };
+  // Synapses beside the offsets of n neurons: what is left of `available`, `per_synapse` bytes each.
+  auto synapses_fit = [&](double per_synapse) {
+    return std::max(0.0, std::floor((available - 8.0 * double(n + 1)) / per_synapse));
   };
   Stopwatch build;
   switch (plan.topology) {
-    case Topology::Ring: require_host(double(n), 8); plan.network = std::make_shared<HostNetwork>(ring_network(n, w)); break;
+    case Topology::Ring:
+      require_host(double(n), 8, [&] {
+        return fmt::format("at most {} neurons fit (network.neurons)",
+                           largest_fitting(n, available, [](std::int64_t k) { return 16.0 * double(k) + 8.0; }));
+      });
+      plan.network = std::make_shared<HostNetwork>(ring_network(n, w));
+      break;
     case Topology::Full:
       if (n > 46340) s.fail("network.neurons", fmt::format("{} neurons fully connected exceed 2^31 synapses", n));
-      require_host(double(n) * double(n), 8);
+      require_host(double(n) * double(n), 8, [&] {
+        return fmt::format("at most {} neurons fully connected fit (network.neurons)",
+                           largest_fitting(n, available, [](std::int64_t k) {
+                             return 8.0 * double(k + 1) + 8.0 * double(k) * double(k);
+                           }));
+      });
       plan.network = std::make_shared<HostNetwork>(full_network(n, w));
       break;
     case Topology::Random: {
@@ -88,13 +107,17 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, Galbr
         s.fail("network.synapses", fmt::format("must be in [1, min(N^2, 2^31 - 1)] = [1, {:.0f}] for N = {} (got {:.0f})",
                                                std::min(pairs, double(std::numeric_limits<std::int32_t>::max())), n,
                                                synapses));
-      require_host(synapses, 16);
+      require_host(synapses, 16, [&] {
+        return fmt::format("at most {:.0f} synapses among {} neurons fit (network.synapses)", synapses_fit(16), n);
+      });
       plan.network = std::make_shared<HostNetwork>(
           random_network(n, static_cast<std::int64_t>(synapses), static_cast<std::uint64_t>(s.integer("network.seed")), w));
       break;
     }
     case Topology::File:
-      require_host(double(file_bytes(s.file("network.file"))) / double(kConnectionRecordBytes), 8);
+      require_host(double(file_bytes(s.file("network.file"))) / double(kConnectionRecordBytes), 8, [&] {
+        return fmt::format("at most {:.0f} of the file's synapse records fit", synapses_fit(8));
+      });
       plan.network = std::make_shared<HostNetwork>(
           read_connection_file(s.file("network.file"), n, s.text("network.weights") == "file", w));
       break;

@@ -105,7 +105,13 @@ SomPlan make_som_plan(const ExperimentConfig& cfg, const PlanRequest& request) {
       if (s.given(key)) s.fail(key, "applies only to the generated image (without input.image)");
     const auto& file = s.file("input.image");
     try {
-      plan.input = std::make_shared<const image::Rgb8Image>(image::read_rgb8(file, kSomMaxElements));
+      // its size from the header: a picture whose decoding would not fit is refused before it is decoded
+      plan.input = std::make_shared<const image::Rgb8Image>(
+          image::read_rgb8(file, kSomMaxElements, [&](std::int64_t w, std::int64_t h, int channels) {
+            require_host_bytes(double(image::decoded_image_bytes(w, h, channels)), cfg.source.string(),
+                               fmt::format("input.image: {}: the {} x {} picture, decoded ({} channels a pixel)",
+                                           file.string(), w, h, channels));
+          }));
     } catch (const image::ImageError& e) {
       s.fail("input.image", e.what());
     }

@@ -66,7 +66,7 @@ class SomSimulation {
     m.host_bytes = double(3 * plan.neurons()) * double(sizeof(Real) + 1);
     const double free = double(hw.free_memory_bytes);
     if (free > 0 && m.device_bytes > free)
-      throw ConfigError(fmt::format(
+      throw NotEnoughMemory(fmt::format(
           "{}: [som]: a {} x {} SOM with a {} x {} picture needs {} on {} ({}) but {} are free; at most {} neurons "
           "fit beside this picture",
           plan.config->source.string(), plan.width, plan.height, plan.input->width, plan.input->height,

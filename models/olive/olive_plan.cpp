@@ -11,6 +11,7 @@
 #include "core/inputs/stimulus.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/olive/cell/io_state.hpp"
+#include "models/olive/matrix_file_memory.hpp"
 #include "models/olive/olive_schema.hpp"
 #include "models/runtime/memory_statement.hpp"
 
@@ -102,7 +103,12 @@ GapNetwork make_network(const ExperimentConfig& cfg, std::int64_t size_override,
   if (size_override > 0)
     throw ConfigError(cfg.source.string() + ": network.type = \"" + n.type +
                       "\" has its size fixed by its file; --sizes / compare.sizes apply to mesh2d and all_to_all");
-  if (n.type == "matrix_file") return read_conductance_matrix(n.file, n.cells);
+  if (n.type == "matrix_file") {  // checked as it is read: the text gives its side first, its junctions as they come
+    const double available = double(host_available_memory_bytes());
+    return read_conductance_matrix(n.file, n.cells, [&](std::int64_t cells, std::int64_t junctions) {
+      require_matrix_fits(cfg.source.string(), n.file.string(), cells, junctions, state_bytes, available);
+    });
+  }
   if (n.type == "edge_list")  // the header's cell count alone sizes the CSR offsets: checked before they exist
     return read_edge_list(n.file, n.cells, [&](std::int64_t cells) {
       require_network_host(

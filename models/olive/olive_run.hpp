@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/inputs/stimulus.hpp"
 #include "core/network/generate_network.hpp"
 #include "core/timing/stopwatch.hpp"
@@ -61,6 +63,20 @@ olive::IoMemoryShape olive_memory_shape(const OlivePlan& plan, const RunRequest&
   return s;
 }
 
+// For a mesh, what its size knob (--size: a side x side mesh) would fit: "; a mesh of S x S cells fits" ("" for
+// other networks).
+inline std::string mesh_that_fits(std::int64_t rows, std::int64_t cols, const olive::IoMemoryShape& shape,
+                                  double available) {
+  if (rows <= 0) return {};
+  const auto side = largest_fitting(std::max(rows, cols), available, [&](std::int64_t k) {
+    olive::IoMemoryShape s = shape;
+    s.cells = k * k;
+    s.junctions = 2 * (k * (k - 1) + (k - 1) * k + 2 * (k - 1) * (k - 1));  // 8 neighbours, fewer at the edges
+    return double(olive::total_bytes(olive::plan_io_memory(s)));
+  });
+  return fmt::format("; a mesh of {} x {} cells fits", side, side);
+}
+
 template <class Backend, class Real>
 class OliveRun {
  public:
@@ -89,7 +105,9 @@ class OliveRun {
     try {
       olive::require_memory(shape, hw.free_memory_bytes, std::string(Backend::name) + " (" + hw.device + ")");
     } catch (const olive::MemoryPlanError& e) {
-      throw ConfigError(plan.config->source.string() + ": [network]: " + e.what());
+      throw NotEnoughMemory(plan.config->source.string() + ": [network]: " + e.what() +
+                            mesh_that_fits(plan.network->mesh_rows, plan.network->mesh_cols, shape,
+                                           double(hw.free_memory_bytes)));
     }
     MemoryStatement m;
     m.device_bytes = double(olive::total_bytes(olive::plan_io_memory(shape)));

@@ -114,7 +114,7 @@ class SpikingRun {
       spiking::require_spiking_memory(m, double(hw.free_memory_bytes),
                                       std::string(Backend::name) + " (" + hw.device + ")");
     } catch (const std::invalid_argument& e) {
-      throw ConfigError(plan.config->source.string() + ": [network]: " + e.what());
+      throw NotEnoughMemory(plan.config->source.string() + ": [network]: " + e.what());
     }
   }
 

@@ -38,12 +38,18 @@ std::int64_t largest_fitting(std::int64_t hi, double available, Bytes bytes) {
   return lo;
 }
 
-// Refuses (ConfigError: "<where>: <what> needs X of host memory but Y are available[; <fits>]") `need` bytes of host
-// memory beyond what the host has available; an unknown amount available (0) is not checked.
+// A refusal for memory: a ConfigError (exit 2) that a sweep over sizes (kbrain compare) can tell from a mistake in
+// the experiment, and record for that size instead of stopping.
+struct NotEnoughMemory : ConfigError {
+  using ConfigError::ConfigError;
+};
+
+// Refuses (NotEnoughMemory: "<where>: <what> needs X of host memory but Y are available[; <fits>]") `need` bytes of
+// host memory beyond what the host has available; an unknown amount available (0) is not checked.
 inline void require_host_bytes(double need, double available, const std::string& where, const std::string& what,
                                const std::string& fits = "") {
   if (available <= 0 || need <= available) return;
-  throw ConfigError(fmt::format("{}: {} needs {} of host memory but {} are available{}{}", where, what,
+  throw NotEnoughMemory(fmt::format("{}: {} needs {} of host memory but {} are available{}{}", where, what,
                                 byte_text(need), byte_text(available), fits.empty() ? "" : "; ", fits));
 }
 inline void require_host_bytes(double need, const std::string& where, const std::string& what,

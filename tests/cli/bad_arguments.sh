@@ -107,9 +107,39 @@ if ! ldd "$kb" 2> /dev/null | grep -q 'libasan' && (ulimit -v 4000000; "$kb" bac
   # counts both before building the network (as a 20000 x 20000 mesh's 19 GB of CSR were built before the refusal)
   limited_refusal "the 6400 x 6400 mesh, its g_CaL and, on this CPU backend, the cells' state needs .* of host memory but .* are available; a mesh of [0-9]* x [0-9]* cells fits" "$(dirname "$exp")/io_mesh_sweep.toml" --size 6400
   printf 'name = "lif_big"\n[model]\nkind = "galbraith_lif"\n[simulation]\nsteps = 10\n[network]\ntopology = "random"\nneurons = 50000\nsynapses = 2000000000\n' > lif_big.toml
-  limited_refusal "the host network of 50000 neurons and 2000000000 synapses needs .* of host memory" lif_big.toml
+  limited_refusal "the host network of 50000 neurons and 2000000000 synapses needs .* of host memory.*; at most [0-9]* synapses among 50000 neurons fit (network.synapses)" lif_big.toml
   printf 'name = "som_big"\n[model]\nkind = "galbraith_som"\n[simulation]\nsteps = 10\n[som]\nwidth = 8\nheight = 8\n[input]\nwidth = 40000\nheight = 40000\n' > som_big.toml
   limited_refusal "the generated 40000 x 40000 picture needs .* of host memory" som_big.toml
+  # a picture file whose header claims 40000 x 40000 pixels (and holds none): its decoding is refused from the header
+  printf 'BM\0\0\0\0\0\0\0\0\66\0\0\0\50\0\0\0\100\234\0\0\100\234\0\0\1\0\30\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' > huge.bmp
+  printf 'name = "som_file_big"\n[model]\nkind = "galbraith_som"\n[simulation]\nsteps = 10\n[som]\nwidth = 8\nheight = 8\n[input]\nimage = "huge.bmp"\n' > som_file_big.toml
+  limited_refusal "input.image: .*huge.bmp: the 40000 x 40000 picture, decoded (3 channels a pixel) needs .* of host memory but .* are available" som_file_big.toml
+  # the product's A, B and C (21 GB): refused with the largest size that fits
+  printf 'name = "gemm_big"\n[model]\nkind = "galbraith_gemm"\n[simulation]\nsteps = 1\nprecision = "double"\n[gemm]\nm = 30000\nn = 30000\nk = 30000\n' > gemm_big.toml
+  limited_refusal "product's A, B and C needs .* of host memory but .* are available; a product of size at most [0-9]* fits (gemm.m = gemm.n = gemm.k = [0-9]*)" gemm_big.toml
+  # compare: a size that does not fit is a row that says so, and the sizes that fit run (exit 0). 3500 x 3500: its
+  # network fits (0.6 GB), the serial reference run's state (3 GB more) does not, so no row of that size runs;
+  # 20000 x 20000: its network does not fit (19 GB).
+  (ulimit -v 4000000; "$kb" compare "$(dirname "$exp")/io_mesh_sweep.toml" --sizes 8,3500,20000 --backends serial \
+     --precisions double,float --steps 10 -o cmp --no-plots > cmp.log 2>&1; echo $? > rc.txt)
+  [ "$(cat rc.txt)" = 0 ] || fail "compare with sizes that do not fit exited $(cat rc.txt): $(tail -3 cmp.log)"
+  grep -q '^8x8,serial,double,10,' cmp/compare.csv || fail "compare: no row of the 8 x 8 mesh: $(cat cmp/compare.csv)"
+  grep -q '^8x8,serial,float,10,' cmp/compare.csv || fail "compare: no float row of the 8 x 8 mesh: $(cat cmp/compare.csv)"
+  grep -q '^3500x3500,serial,double,.*not run: .*not enough memory on serial.*; a mesh of [0-9]* x [0-9]* cells fits' \
+    cmp/compare.csv || fail "compare: no refusal row for 3500 in double: $(cat cmp/compare.csv)"
+  grep -q '^3500x3500,serial,float,.*not run: the reference run (serial double) does not fit' cmp/compare.csv ||
+    fail "compare: no refusal row for 3500 in float: $(cat cmp/compare.csv)"
+  grep -q '^20000,serial,double,.*not run: .*the 20000 x 20000 mesh.* needs .* of host memory but .* are available' \
+    cmp/compare.csv || fail "compare: no refusal row for 20000: $(cat cmp/compare.csv)"
+  # compare --threads: its per-count comparisons record the size that does not fit, and the table lists it as not run
+  if "$kb" backends | grep -q "^  openmp"; then
+    (ulimit -v 4000000; "$kb" compare "$(dirname "$exp")/io_mesh_sweep.toml" --threads 1 --sizes 8,20000 \
+       --precisions double --steps 10 -o thr --no-plots > thr.log 2>&1; echo $? > rc.txt)
+    [ "$(cat rc.txt)" = 0 ] || fail "compare --threads with a size that does not fit exited $(cat rc.txt): $(tail -3 thr.log)"
+    grep -q '^"8x8",double,1,' thr/thread_scaling.csv || fail "compare --threads: no 8 x 8 row: $(cat thr/thread_scaling.csv)"
+    grep -q '20000 double with 1 threads: not run: .*the 20000 x 20000 mesh' thr/thread_scaling.md ||
+      fail "compare --threads: 20000 not listed as not run: $(cat thr/thread_scaling.md)"
+  fi
   printf '0 1\n' > pairs.txt
   printf 'name = "adex_big"\n[model]\nkind = "adex_costa"\n[simulation]\nsteps = 10\n[network]\narchitecture = "mxm"\nneurons = 100000\nconnectivity = "file"\nfile = "pairs.txt"\n' > adex_big.toml
   limited_refusal "network.file: the 100000 x 100000 connection flags needs .* of host memory" adex_big.toml

@@ -50,6 +50,16 @@ fi
 check "--halo-exchange peer reaches every run (refused on Serial)" \
   '[ "$(grep -l "peer transport" "$tmp"/peer.partial-*/*.log | wc -l)" = 2 ] &&
    [ "$(cat "$tmp"/peer.partial-*/compare_ranks.md | grep -c failed)" = 2 ] && [ ! -e "$tmp/peer" ]'
+# A size whose network does not fit (under an address-space limit of 4 GB, which kbrain counts as what is available)
+# is a row that says so on each rank count, not a failed run. ASan reserves more address space than the limit.
+if ! ldd "$kbrain" 2> /dev/null | grep -q libasan && (ulimit -v 4000000; "$kbrain" backends > /dev/null 2>&1); then
+  big=0
+  (ulimit -v 4000000; "$kbrain" compare "$exp" --ranks 1,2 --sizes 20000 --steps 2 --backends serial \
+     --precisions double -o "$tmp/big" > "$tmp/big.out" 2> "$tmp/big.err") || big=$?
+  check "a size that does not fit: a 'not run' row per rank count, no failed run, exit 0" \
+    '[ "$big" = 0 ] && [ "$(grep -c "not run: .*20000 x 20000 mesh.* of host memory" "$tmp/big/compare_ranks.md")" = 2 ] &&
+     ! grep -q failed "$tmp/big/compare_ranks.md"'
+fi
 # --halo-exchange without --ranks is refused (exit 2) before anything runs
 if "$kbrain" compare "$exp" --halo-exchange mpi --steps 1 -o "$tmp/refused" > /dev/null 2>&1; then
   echo "FAIL: compare --halo-exchange without --ranks was accepted"; status=1

@@ -82,7 +82,9 @@ std::vector<std::pair<double, double>> kbrain_rows(const StudyTable& t, const St
     for (const auto& c : t.columns)
       if (const StudyRun* run = find_study_run(e, c, d))
         for (const auto& row : run->table.rows)
-          if (!row.values.empty() && std::find(rows.begin(), rows.end(), std::make_pair(d, row.values[0].number)) == rows.end())
+          // a row that did not fit has no cell count: its note says so in the run's compare folder
+          if (!row.values.empty() && std::isfinite(row.values[0].number) &&
+              std::find(rows.begin(), rows.end(), std::make_pair(d, row.values[0].number)) == rows.end())
             rows.emplace_back(d, row.values[0].number);
   std::stable_sort(rows.begin(), rows.end());
   return rows;

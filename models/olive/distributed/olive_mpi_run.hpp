@@ -22,8 +22,10 @@
 #include "models/olive/distributed/io_rank_report.hpp"
 #include "models/olive/distributed/io_rank_sampler.hpp"
 #include "models/olive/distributed/olive_mpi_plan.hpp"
+#include "models/olive/distributed/rank_memory_check.hpp"
 #include "models/olive/distributed/rank_phase_times.hpp"
 #include "models/olive/olive_run.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
 
@@ -69,6 +71,39 @@ class OliveMpiRun {
     state_.comm = comm_;
     sim_->fence();
     barrier();  // the ranks start stepping together: no rank's first wait holds another's setup
+  }
+
+  // This rank's part (rank_memory.hpp): the single-process items for its own and halo cells and its junctions, and
+  // what building its rows and communication plan adds. Collective: every rank's need is checked on every rank, and
+  // a part that does not fit refused (exit 2) naming the rank, before any rank allocates it.
+  static MemoryStatement memory(const OliveMpiPlan& plan, const RunRequest& request) {
+    const RankPart part = rank_part_of(plan);
+    IoMemoryShape s = olive_memory_shape<Backend, Real>(plan, request);
+    s.cells = part.owned + part.halo;
+    s.junctions = part.junctions;
+    s.mesh_kernel = false;        // a rank's rows are a CSR, a mesh's too
+    s.host_network_copy = false;  // the plan's host network is counted in its own host bytes
+    s.tiled_lists = false;
+    MemoryStatement m;
+    m.device_bytes = double(total_bytes(plan_io_memory(s))) + rank_rows_bytes(part);
+    m.host_bytes = rank_comm_plan_bytes(part) + 8.0 * double(s.sampled_values) +
+                   (s.per_cell_stimulus ? 8.0 * double(plan.network->cells) : 0.0);
+    const auto hw = Backend::describe();
+    RankNeed need;
+    need.part = part;
+    if constexpr (Backend::is_gpu) {
+      need.device_need = m.device_bytes;
+      need.device_available = double(hw.free_memory_bytes);
+      need.host_need = m.host_bytes;
+    } else {
+      need.host_need = m.device_bytes + m.host_bytes;
+    }
+    need.host_available = double(host_available_memory_bytes());
+    need.host_id = host_id_of(plan.comm);
+    need.host_shared_available = double(host_shared_available_memory_bytes());
+    require_every_rank_fits(need, plan.config->source.string(), std::string(Backend::name) + " (" + hw.device + ")",
+                            plan.comm);
+    return m;
   }
 
   std::int64_t steps_per_call() const { return 1; }
