@@ -19,6 +19,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Three significant digits, without exponents for the study's range of seconds.
 std::string number_text(double v) {
   if (std::isnan(v)) return "—";
+  if (v == std::round(v) && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);  // sizes, densities
   if (std::fabs(v) >= 1000) return fmt::format("{:.0f}", v);
   if (std::fabs(v) >= 100) return fmt::format("{:.1f}", v);
   return fmt::format("{:.3g}", v);
@@ -239,6 +240,7 @@ void ratio_section(std::string& out, const StudyTable& t, const PublishedTable& 
     if (std::find(rows.begin(), rows.end(), kr) == rows.end()) rows.push_back(kr);
   for (const auto& [d, cells] : rows) {
     std::vector<std::string> line = key_cells(t, d, cells);
+    const std::size_t keys = line.size();
     const auto pr = published_row(t, p, d, cells);
     for (const auto& r : t.ratios) {
       double study = kNaN;
@@ -254,7 +256,9 @@ void ratio_section(std::string& out, const StudyTable& t, const PublishedTable& 
       const Measured a = measured(t, e, column_of(r.of), d, cells), b = measured(t, e, column_of(r.over), d, cells);
       line.push_back(a.missing.empty() && b.missing.empty() && b.value > 0 ? number_text(a.value / b.value) : "—");
     }
-    markdown_row(out, line);
+    // a size where neither the study nor kbrain has any of the ratios says nothing
+    if (std::any_of(line.begin() + long(keys), line.end(), [](const std::string& c) { return c != "—"; }))
+      markdown_row(out, line);
   }
   out += "\n";
 }
