@@ -6,7 +6,18 @@ import math
 import os
 import textwrap
 
+from matplotlib.ticker import FuncFormatter
+
 from plot_common import footer, plain_log_ticks, save
+
+
+def _cells_text(v, _=None):
+    """Cell counts as the studies write them: 65.5k, 1.05M."""
+    if v >= 1e6:
+        return f"{v / 1e6:.3g}M"
+    if v >= 1e3:
+        return f"{v / 1e3:.3g}k"
+    return f"{v:g}"
 
 
 def _finite(v):
@@ -58,12 +69,14 @@ def _size_table(plt, report, table, out_dir, record):
                 data["kbrain"][tag] = pts
         panel.set_xscale("log")
         panel.set_yscale("log")
-        panel.set_xlabel(f"network size ({table['size_key']}, cells)")
+        key = table["size_key"]
+        panel.set_xlabel("network size (cells)" if key == "cells" else f"network size ({key}, cells)")
         panel.set_ylabel("\n".join(textwrap.wrap(table["unit"], 40)))
         if density is not None:
             panel.set_title(f"{table['density_key']} = {density:g}", fontsize=9)
         if panel.has_data():
             plain_log_ticks(panel)
+            panel.xaxis.set_major_formatter(FuncFormatter(_cells_text))
         panel.grid(True, which="both", lw=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
     for panel in axes[0][1:]:

@@ -263,6 +263,19 @@ void ratio_section(std::string& out, const StudyTable& t, const PublishedTable& 
   out += "\n";
 }
 
+// The runs' hardware lines, one per backend (the longest: some models add the copy bandwidth), the study's left out.
+std::vector<std::pair<std::string, std::string>> kbrain_hardware(const StudyEvidence& e) {
+  std::vector<std::pair<std::string, std::string>> hardware;
+  for (const auto& run : e.runs)
+    for (const auto& [backend, description] : run.table.hardware) {
+      if (backend == "study s") continue;
+      auto it = std::find_if(hardware.begin(), hardware.end(), [&](const auto& h) { return h.first == backend; });
+      if (it == hardware.end()) hardware.emplace_back(backend, description);
+      else if (description.size() > it->second.size()) it->second = description;
+    }
+  return hardware;
+}
+
 std::string scale_footnote(const StudyTable& t, const StudyEvidence& e) {
   const StudyScale& s = t.scale(e.full_scale);
   std::string sizes;
@@ -294,11 +307,7 @@ std::string study_report_markdown(const StudyRecipe& recipe, const StudyEvidence
   out += fmt::format("- study: {}\n- study's hardware: {}\n", recipe.reference, recipe.published_hardware);
   out += fmt::format("- kbrain: commit {}, {}, {}; scale **{}**\n", e.commit, e.date, e.kokkos, e.full_scale ? "full" : "small");
   out += fmt::format("- command: `{}`\n", e.command);
-  std::vector<std::pair<std::string, std::string>> hardware;
-  for (const auto& run : e.runs)
-    for (const auto& h : run.table.hardware)
-      if (h.first != "study s" && std::find(hardware.begin(), hardware.end(), h) == hardware.end()) hardware.push_back(h);
-  for (const auto& [backend, description] : hardware) out += fmt::format("- kbrain's {}: {}\n", backend, description);
+  for (const auto& [backend, description] : kbrain_hardware(e)) out += fmt::format("- kbrain's {}: {}\n", backend, description);
   out += "\nEach table: the study's numbers as published (kept as data beside the recipe), kbrain's numbers in the "
          "same columns, the two side by side where kbrain ran the published size, and the ratios computed both ways. "
          "The runs behind kbrain's numbers, with every phase time and the agreement with the reference run, are the "
@@ -346,11 +355,8 @@ std::string study_report_json(const StudyRecipe& recipe, const StudyEvidence& e)
     return out + "]";
   };
   std::vector<std::string> hardware;
-  for (const auto& run : e.runs)
-    for (const auto& [backend, description] : run.table.hardware) {
-      const std::string item = fmt::format("{{\"backend\": {}, \"description\": {}}}", json_string(backend), json_string(description));
-      if (backend != "study s" && std::find(hardware.begin(), hardware.end(), item) == hardware.end()) hardware.push_back(item);
-    }
+  for (const auto& [backend, description] : kbrain_hardware(e))
+    hardware.push_back(fmt::format("{{\"backend\": {}, \"description\": {}}}", json_string(backend), json_string(description)));
   std::vector<std::string> tables;
   for (const auto& t : recipe.tables) {
     const PublishedTable p = load_published_table(t.published);
