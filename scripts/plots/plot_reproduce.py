@@ -6,7 +6,7 @@ import math
 import os
 import textwrap
 
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from plot_common import footer, plain_log_ticks, save
 
@@ -18,6 +18,16 @@ def _cells_text(v, _=None):
     if v >= 1e3:
         return f"{v / 1e3:.3g}k"
     return f"{v:g}"
+
+
+def _labelled_log_y(ax):
+    """A log y axis labelled at 1, 2 and 5 of each decade where it spans up to three decades (so that a short span
+    has numbers), at each decade beyond."""
+    lo, hi = ax.get_ylim()
+    subs = (1.0, 2.0, 5.0) if lo > 0 and hi / lo <= 1000 else (1.0,)
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
 
 
 def _finite(v):
@@ -77,6 +87,7 @@ def _size_table(plt, report, table, out_dir, record):
         if panel.has_data():
             plain_log_ticks(panel)
             panel.xaxis.set_major_formatter(FuncFormatter(_cells_text))
+            _labelled_log_y(panel)
         panel.grid(True, which="both", lw=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
     for panel in axes[0][1:]:
@@ -112,6 +123,7 @@ def _one_row_table(plt, report, table, out_dir, record):
         ax.set_yscale("log")
         ax.set_ylim(bottom=min(1.0, min(values) / 1.5))
         plain_log_ticks(ax, "y")
+        _labelled_log_y(ax)
     ax.set_title(_title(report, table), fontsize=9)
     footer(fig, _footer_lines(report))
     save(fig, out_dir, table["id"], record, "reproduce_bars", table["title"], {"bars": bars})
