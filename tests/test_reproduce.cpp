@@ -12,6 +12,7 @@
 #include "experiments/program/reproduce/published_table.hpp"
 #include "experiments/program/reproduce/study_recipe.hpp"
 #include "experiments/program/reproduce/study_report.hpp"
+#include "models/olive/olive_model.hpp"
 #include "models/registry.hpp"
 #include "tests/test_helpers.hpp"
 
@@ -148,5 +149,16 @@ TEST_SUITE("reproduce") {
     e.runs[0].table.rows.push_back(row("cuda", 100, 0.1, 10, 10));
     const std::string with_gpu = study_report_markdown(recipe, e);
     CHECK(with_gpu.find("| 100 | 4 | 8 |") != std::string::npos);  // GPU vs CPU: study 2/0.5, kbrain 0.8/0.1
+  }
+
+  TEST_CASE("largest_cells: the IO memory planner's largest square mesh on the host, smaller in double") {
+    const ExperimentConfig cfg = load_model_experiment(fs::path(KBRAIN_SOURCE_DIR) / "experiments/io_du_nguyen_mesh.toml");
+    const olive::OlivePlan plan = olive::OliveModel::make_plan(cfg, PlanRequest{});
+    const std::int64_t in_float = olive::OliveModel::largest_cells(plan, "serial", Precision::Float);
+    const std::int64_t in_double = olive::OliveModel::largest_cells(plan, "serial", Precision::Double);
+    const auto side = std::llround(std::sqrt(double(in_float)));
+    CHECK(side * side == in_float);  // a mesh: a square
+    CHECK(in_float > 256 * 256);     // this very experiment's mesh fits
+    CHECK(in_double < in_float);     // eight bytes a value instead of four
   }
 }

@@ -34,6 +34,9 @@ struct OliveModel {
     return spread_cells(p.cells, p.config->compare.probe_cells);
   }
   static std::vector<std::pair<std::string, std::string>> describe(const Plan&) { return {}; }
+  // The largest network of this plan's kind that the memory planner (drivers/io_memory_plan.hpp) fits into the
+  // backend's free memory in `precision`, in cells; a mesh: the largest square. Nothing is allocated (olive_runs.cpp).
+  static std::int64_t largest_cells(const Plan& plan, const std::string& backend, Precision precision);
 
   static std::vector<ReportColumn> agreement_columns(const Plan&) {
     return {{"max_abs_dv_axon", "max abs ΔV_axon (mV)", "sig3"},

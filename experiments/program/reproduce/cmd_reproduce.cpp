@@ -6,10 +6,12 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "backends/registry.hpp"
+#include "core/detected.hpp"
 #include "core/text/atomic_file.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
@@ -51,6 +53,7 @@ std::vector<PlannedRun> plan_runs(const StudyRecipe& recipe, const std::vector<s
   for (const auto& t : recipe.tables) {
     const StudyScale& s = t.scale(full);
     const std::vector<double> densities = s.densities.empty() ? std::vector<double>{0} : s.densities;
+    if (t.measure == "largest_cells") continue;  // stated by the model's planner, not run (largest_cells_of)
     for (const double d : densities)
       for (const auto& c : t.columns) {
         if (std::find(present.begin(), present.end(), c.backend) == present.end()) continue;
@@ -92,6 +95,35 @@ std::vector<PlannedRun> plan_runs(const StudyRecipe& recipe, const std::vector<s
   return runs;
 }
 
+template <class M>
+using largest_cells_t =
+    decltype(M::largest_cells(std::declval<const typename M::Plan&>(), std::string(), Precision::Float));
+
+// The largest network the model's memory planner fits on each present backend of a "largest_cells" table, at the
+// experiment's own network kind; nothing is allocated.
+std::vector<StudyFigure> largest_cells_of(const StudyRecipe& recipe, const StudyTable& t,
+                                          const std::vector<std::string>& present) {
+  std::vector<StudyFigure> figures;
+  for (const auto& c : t.columns) {
+    if (std::find(present.begin(), present.end(), c.backend) == present.end()) continue;
+    const ExperimentConfig cfg = load_model_experiment(c.experiment);
+    double cells = 0;
+    with_model(cfg.model, [&](auto tag) {
+      using M = typename decltype(tag)::type;
+      if constexpr (is_detected_v<largest_cells_t, M>) {
+        const typename M::Plan plan = M::make_plan(cfg, PlanRequest{});
+        cells = double(M::largest_cells(plan, c.backend, parse_precision(c.precision)));
+      } else {
+        throw ConfigError(fmt::format("{}: {}: measure \"largest_cells\" needs a model whose planner states its "
+                                      "largest network; model \"{}\" ({}) does not",
+                                      recipe.source.string(), t.id, cfg.model, c.experiment.filename().string()));
+      }
+    });
+    figures.push_back({t.id, c.name, cells});
+  }
+  return figures;
+}
+
 CompareOptions compare_options(const PlannedRun& p) {
   CompareOptions o;
   o.experiment = p.run.experiment.string();
@@ -129,7 +161,11 @@ int cmd_reproduce(const ReproduceOptions& o) {
     }
   }
   std::vector<PlannedRun> runs = plan_runs(recipe, present, full);
-  if (runs.empty())
+  std::vector<StudyFigure> figures;
+  for (const auto& t : recipe.tables)
+    if (t.measure == "largest_cells")
+      for (auto& f : largest_cells_of(recipe, t, present)) figures.push_back(std::move(f));
+  if (runs.empty() && figures.empty())
     throw ConfigError(fmt::format("{}: none of its columns runs on the backends present ({})", recipe.source.string(),
                                   join_names(present)));
   std::vector<ExperimentConfig> configs;
@@ -145,6 +181,7 @@ int cmd_reproduce(const ReproduceOptions& o) {
   StudyEvidence evidence;
   evidence.full_scale = full;
   evidence.backends_present = present;
+  evidence.figures = figures;
   evidence.date = today_iso();
   evidence.commit = git_commit();
   evidence.command = command_line();

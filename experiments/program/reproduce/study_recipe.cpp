@@ -93,6 +93,8 @@ StudyTable read_table(TableReader& t, const fs::path& base) {
     s.per_steps = *steps;
   }
   s.max_over_sizes = t.get_bool("max_over_sizes").value_or(false);
+  if (s.measure == "largest_cells" && !s.max_over_sizes)
+    t.fail("measure", "\"largest_cells\" is one number per column: give max_over_sizes = true");
   if (s.max_over_sizes == !s.size_key.empty())
     t.fail(s.max_over_sizes ? "max_over_sizes" : "size_key",
            "a table has either rows per size (size_key) or one row of maxima (max_over_sizes = true)");

@@ -54,6 +54,15 @@ Measured measured(const StudyTable& t, const StudyEvidence& e, const StudyColumn
     m.missing = "no " + c.backend;
     return m;
   }
+  if (t.measure == "largest_cells") {
+    for (const StudyFigure& f : e.figures)
+      if (f.table == t.id && f.column == c.name) {
+        m.value = f.value;
+        return m;
+      }
+    m.missing = "not computed";
+    return m;
+  }
   const StudyRun* run = find_study_run(e, c, density);
   if (!run) {
     m.missing = "not run";
@@ -150,8 +159,13 @@ void kbrain_section(std::string& out, const StudyTable& t, const StudyEvidence& 
   if (t.max_over_sizes) {
     std::string sizes;
     for (const auto& [d, cells] : rows) sizes += (sizes.empty() ? "" : ", ") + cells_text(cells);
+    if (t.measure == "largest_cells") sizes = "the memory planner, free memory now";
     std::vector<std::string> line = {sizes.empty() ? "—" : sizes};
     for (const auto& c : t.columns) {
+      if (t.measure == "largest_cells") {
+        line.push_back(cell_text(measured(t, e, c, 0, 0)));
+        continue;
+      }
       Measured best;
       best.missing = "not run";
       for (const auto& [d, cells] : rows) {
@@ -321,10 +335,15 @@ std::string study_report_markdown(const StudyRecipe& recipe, const StudyEvidence
     out += fmt::format("![{}](plots/{}.png)\n\n", t.id, t.id);
     bool any_reduced = false;
     kbrain_section(out, t, e, any_reduced);
-    if (t.max_over_sizes) out += "kbrain's cell is the largest over its sizes; the study quotes its maximum.\n\n";
+    if (t.measure == "largest_cells")
+      out += "kbrain's cell is what its memory planner fits into the backend's free memory on this machine now "
+             "(nothing is allocated); `kbrain run` refuses a larger network before allocating.\n\n";
+    else if (t.max_over_sizes)
+      out += "kbrain's cell is the largest over its sizes; the study quotes its maximum.\n\n";
     side_by_side_section(out, t, p, e);
     ratio_section(out, t, p, e);
-    std::vector<std::string> notes = {scale_footnote(t, e)};
+    std::vector<std::string> notes = {t.measure == "largest_cells" ? t.scale(e.full_scale).note + "."
+                                                                    : scale_footnote(t, e)};
     if (any_reduced)
       notes.push_back("† fewer steps than asked (a slow backend's budget, `max_slow_cell_steps`); the time is per "
                       "biological second or per step, so it stays comparable.");
@@ -371,7 +390,9 @@ std::string study_report_json(const StudyRecipe& recipe, const StudyEvidence& e)
       columns.push_back(fmt::format("{{\"name\": {}, \"backend\": {}, \"precision\": {}, \"published\": {}}}",
                                     json_string(c.name), json_string(c.backend), json_string(c.precision),
                                     p.has_column(c.name) ? "true" : "false"));
-    for (const auto& [d, cells] : kbrain_rows(t, e, e.full_scale)) {
+    auto rows_of_table = kbrain_rows(t, e, e.full_scale);
+    if (t.measure == "largest_cells") rows_of_table = {{0.0, 0.0}};  // one row, no run behind it
+    for (const auto& [d, cells] : rows_of_table) {
       std::vector<std::string> values, reduced;
       for (const auto& c : t.columns) {
         const Measured m = measured(t, e, c, d, cells);

@@ -23,10 +23,17 @@ struct StudyRun {
   ComparisonTable table;
 };
 
+// A number kbrain states without a run (measure "largest_cells"): per table and column.
+struct StudyFigure {
+  std::string table, column;
+  double value = 0;
+};
+
 struct StudyEvidence {
   bool full_scale = false;
   std::vector<std::string> backends_present;  // compiled in (and usable) on this machine
   std::vector<StudyRun> runs;
+  std::vector<StudyFigure> figures;
   std::string date, commit, command, kokkos;
 };
 
