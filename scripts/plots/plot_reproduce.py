@@ -114,7 +114,10 @@ def _one_row_table(plt, report, table, out_dir, record):
     fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(bars)), 4.2))
     colours = ["#9e9e9e"] * len(study) + ["#1f77b4"] * len(kbrain)
     drawn = ax.bar(range(len(bars)), [v for _, v in bars], color=colours)
-    ax.bar_label(drawn, fmt="%.3g", fontsize=7)
+    counts = table["unit"] == "cells"
+    ax.bar_label(drawn, labels=[_cells_text(v) if counts else f"{v:.3g}" for _, v in bars], fontsize=7)
+    if counts:
+        ax.yaxis.set_major_formatter(FuncFormatter(_cells_text))
     ax.set_xticks(range(len(bars)))
     ax.set_xticklabels([n for n, _ in bars], rotation=30, ha="right", fontsize=8)
     ax.set_ylabel("\n".join(textwrap.wrap(table["unit"], 40)))
