@@ -3,18 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <limits>
 
 #include "core/config/experiment_config.hpp"
+#include "core/text/tokens.hpp"
 
 namespace kbrain {
 
 namespace {
 
+// Comma-separated fields, each trimmed of the blanks the number readers skip.
 std::vector<std::string> split_fields(const std::string& line) {
   std::vector<std::string> out(1);
   for (char c : line) {
@@ -22,9 +21,10 @@ std::vector<std::string> split_fields(const std::string& line) {
     else out.back() += c;
   }
   for (auto& f : out) {
-    const auto first = f.find_first_not_of(" \t\r");
-    const auto last = f.find_last_not_of(" \t\r");
-    f = first == std::string::npos ? std::string() : f.substr(first, last - first + 1);
+    std::size_t first = 0, last = f.size();
+    while (first < last && text::is_blank_char(f[first])) ++first;
+    while (last > first && text::is_blank_char(f[last - 1])) --last;
+    f = f.substr(first, last - first);
   }
   return out;
 }
@@ -70,11 +70,9 @@ PublishedTable load_published_table(const std::filesystem::path& file) {
         row.push_back(std::numeric_limits<double>::quiet_NaN());
         continue;
       }
-      char* end = nullptr;
-      errno = 0;
-      const double v = std::strtod(fields[i].c_str(), &end);
-      if (end != fields[i].c_str() + fields[i].size() || errno != 0 || !std::isfinite(v))
-        throw at(fmt::format("column \"{}\" holds \"{}\", not a finite number", t.header[i], fields[i].substr(0, 40)));
+      double v = 0;
+      if (!text::parse_finite(fields[i], v))
+        throw at(fmt::format("column \"{}\" holds {}, not a finite number", t.header[i], text::quoted_token(fields[i])));
       row.push_back(v);
     }
     t.rows.push_back(std::move(row));
