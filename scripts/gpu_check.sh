@@ -4,7 +4,11 @@
 # Offline machines: run scripts/offline_bundle.sh on a networked machine first and bring .offline/ along.
 #   KBRAIN_GPU_STAGES  which stages to run (default "build test compare bench"; "mpi" runs the MPI tests, the
 #                      transport ping-pong, the 1-vs-2-GPU Gaussian 4M x 1000 runs and the model: docs/mpi.md)
+#                      "sanitize" runs compute-sanitizer over a short run of every model (scripts/compute_sanitize.sh);
+#                      "reproduce" runs `kbrain reproduce --scale full` (scripts/reproduce_gpu.sh) for
+#                      KBRAIN_REPRODUCE_STUDIES (default: du_nguyen van_der_vlag wang)
 #   KBRAIN_COMPARE_ARGS extra arguments for `kbrain compare` (default: mesh 256..2048, 2000 steps)
+#   KBRAIN_CTEST_JOBS   ctest -j (default 8)
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$here/out/gpu}"
@@ -29,7 +33,13 @@ for stage in $stages; do
   echo "=== $stage ($(date -u +%H:%M:%S))"
   case "$stage" in
     build) "${builder[@]}" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; } ;;
-    test) (cd "$build" && ctest --output-on-failure 2>&1 | tee "$out/ctest.log" | tail -25) || rc=1 ;;
+    test) (cd "$build" && ctest -j"${KBRAIN_CTEST_JOBS:-8}" --output-on-failure 2>&1 | tee "$out/ctest.log" | tail -25) || rc=1 ;;
+    sanitize) "$here/scripts/compute_sanitize.sh" "$build" "$out/compute_sanitize" > "$out/compute_sanitize.log" 2>&1 || rc=1
+      cat "$out/compute_sanitize/summary.md" ;;
+    reproduce)
+      # shellcheck disable=SC2086
+      KBRAIN_REPRODUCE_OUT="$out/reproduce" "$here/scripts/reproduce_gpu.sh" "$build" \
+        ${KBRAIN_REPRODUCE_STUDIES:-du_nguyen van_der_vlag wang} || rc=1 ;;
     compare)
       "$build/experiments/program/kbrain" backends | tee "$out/backends.txt"
       # shellcheck disable=SC2086

@@ -143,6 +143,14 @@ void define_commands(CLI::App& app, CliCommands& c) {
       ->delimiter(',');
   c.reproduce_cmd->add_option("--out,-o", rep.out_dir, "Output folder (default: out/reproduce/<study>_<scale>)")
       ->check(non_empty());
+  c.reproduce_cmd->add_option("--max-slow-cell-steps", rep.max_slow_cell_steps,
+                              "Serial budget of every run, as compare's option (default: each experiment's own); "
+                              "the report marks the shortened runs")
+      ->check(integer_in(1, std::numeric_limits<std::int64_t>::max()));
+  c.reproduce_cmd->add_option("--steps,-n", rep.steps,
+                              "Every run's steps in place of the scale's (times stay per step or per biological "
+                              "second; the report says so)")
+      ->check(integer_in(1, kMaxSteps));
   c.reproduce_cmd->add_flag("--no-plots", rep.no_plots, "Do not draw the runs' pictures");
 
   c.models = app.add_subcommand("models", "List the models: kinds, parameters (unit, bounds, default), variables, options");

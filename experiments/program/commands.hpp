@@ -55,6 +55,8 @@ struct AccuracyOptions {
 struct ReproduceOptions {
   std::string study, scale, out_dir;  // scale: "" (full where a GPU backend is present, else small) | small | full
   std::vector<std::string> backends;  // empty: every backend compiled in
+  std::int64_t max_slow_cell_steps = 0;  // 0: each experiment's own serial budget
+  std::int64_t steps = 0;                // 0: the scale's steps; else every run's steps (footnoted)
   bool no_plots = false;
 };
 

@@ -84,6 +84,18 @@ assert "OpenMP" not in data["kbrain"], data["kbrain"]  # not run: not drawn
 PY
 fi
 
+# --steps: every run takes that many steps, and the report and reproduce.json say so.
+"$kb" reproduce tiny.toml --backends serial --scale small --steps 7 -o out_steps --no-plots > steps.txt 2>&1 ||
+  { cat steps.txt; fail "reproduce --steps exit $?"; }
+grep -q '7 steps (`--steps 7`, in place of' out_steps/report.md || fail "the report does not footnote --steps"
+/usr/bin/python3 - out_steps <<'PY' || fail "--steps: steps_override or the runs' steps"
+import json, sys
+folder = sys.argv[1]
+assert json.load(open(folder + "/reproduce.json"))["steps_override"] == 7
+rows = json.load(open(folder + "/runs/io_du_nguyen_mesh/compare.json"))["rows"]
+assert rows and all(r["steps"] == 7 for r in rows), [r["steps"] for r in rows]
+PY
+
 expect_refusal() {  # $1: what must be in the one-line message; the rest: the command's arguments
   local want="$1"; shift
   "$kb" "$@" > err.txt 2>&1; local rc=$?
@@ -96,6 +108,8 @@ expect_refusal "typo.toml:12: unknown key table\[0\].measure_typo" reproduce typ
 printf '# made up\ncells,CPU\n64,fast\n' > mesh.csv
 expect_refusal 'mesh.csv:3: column "CPU" holds "fast"' reproduce tiny.toml --backends serial -o out
 expect_refusal "--scale" reproduce tiny.toml --scale huge -o out
+expect_refusal "--steps" reproduce tiny.toml --steps 0 -o out
+expect_refusal "--max-slow-cell-steps" reproduce tiny.toml --max-slow-cell-steps 0 -o out
 cmp -s out/report.md report.before || fail "a refused command changed the earlier report"
 ls -d out.* 2> /dev/null && fail "a refused command left a folder behind"
 echo "reproduce: OK"

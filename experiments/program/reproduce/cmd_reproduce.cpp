@@ -124,8 +124,9 @@ std::vector<StudyFigure> largest_cells_of(const StudyRecipe& recipe, const Study
   return figures;
 }
 
-CompareOptions compare_options(const PlannedRun& p) {
+CompareOptions compare_options(const PlannedRun& p, std::int64_t max_slow_cell_steps) {
   CompareOptions o;
+  o.max_slow_cell_steps = max_slow_cell_steps;
   o.experiment = p.run.experiment.string();
   o.backends = p.backends;
   o.precisions = p.precisions;
@@ -172,14 +173,16 @@ int cmd_reproduce(const ReproduceOptions& o) {
   configs.reserve(runs.size());
   for (auto& p : runs) {
     configs.push_back(load_model_experiment(p.run.experiment));
-    if (p.run.duration_ms > 0) p.run.steps = std::max<std::int64_t>(1, std::llround(p.run.duration_ms / configs.back().dt));
-    (void)make_compare_sweep(compare_options(p), configs.back());
+    if (o.steps > 0) p.run.steps = o.steps;
+    else if (p.run.duration_ms > 0) p.run.steps = std::max<std::int64_t>(1, std::llround(p.run.duration_ms / configs.back().dt));
+    (void)make_compare_sweep(compare_options(p, o.max_slow_cell_steps), configs.back());
   }
 
   const fs::path target = o.out_dir.empty() ? fs::path("out") / "reproduce" / (recipe.study + (full ? "_full" : "_small"))
                                             : fs::path(o.out_dir);
   StudyEvidence evidence;
   evidence.full_scale = full;
+  evidence.steps_override = o.steps;
   evidence.backends_present = present;
   evidence.figures = figures;
   evidence.date = today_iso();
@@ -192,7 +195,7 @@ int cmd_reproduce(const ReproduceOptions& o) {
     for (std::size_t i = 0; i < runs.size(); ++i) {
       StudyRun run = runs[i].run;
       fmt::print(stderr, "[reproduce] {} ({}/{})\n", run.folder, i + 1, runs.size());
-      CompareSweep sweep = make_compare_sweep(compare_options(runs[i]), configs[i]);
+      CompareSweep sweep = make_compare_sweep(compare_options(runs[i], o.max_slow_cell_steps), configs[i]);
       sweep.out_dir = work / run.folder;
       sweep.target = target / run.folder;
       sweep.result = &run.table;

@@ -300,9 +300,15 @@ std::string scale_footnote(const StudyTable& t, const StudyEvidence& e) {
     for (auto v : s.densities) d += (d.empty() ? "" : ", ") + number_text(v);
     text += fmt::format(" at densities {}", d);
   }
-  text += s.steps > 0 ? fmt::format(", {} steps", s.steps)
-          : s.duration_ms > 0 ? fmt::format(", {} ms of model time", number_text(s.duration_ms))
-                              : ", the experiment's steps";
+  if (e.steps_override > 0)
+    text += fmt::format(", {} steps (`--steps {}`, in place of {})", e.steps_override, e.steps_override,
+                        s.steps > 0 ? fmt::format("the scale's {}", s.steps)
+                        : s.duration_ms > 0 ? fmt::format("{} ms of model time", number_text(s.duration_ms))
+                                            : std::string("the experiment's steps"));
+  else
+    text += s.steps > 0 ? fmt::format(", {} steps", s.steps)
+            : s.duration_ms > 0 ? fmt::format(", {} ms of model time", number_text(s.duration_ms))
+                                : ", the experiment's steps";
   text += fmt::format(" (`--scale {}`)", e.full_scale ? "full" : "small");
   if (!s.note.empty()) text += ": " + s.note;
   return text + ".";
@@ -413,9 +419,10 @@ std::string study_report_json(const StudyRecipe& recipe, const StudyEvidence& e)
   for (std::size_t i = 0; i < tables.size(); ++i) joined += (i ? ",\n  " : "") + tables[i];
   return fmt::format(
       "{{\"study\": {}, \"title\": {}, \"reference\": {}, \"published_hardware\": {}, \"scale\": {}, "
-      "\"commit\": {}, \"date\": {}, \"hardware\": {},\n \"tables\": [\n  {}]}}\n",
+      "\"steps_override\": {}, \"commit\": {}, \"date\": {}, \"hardware\": {},\n \"tables\": [\n  {}]}}\n",
       json_string(recipe.study), json_string(recipe.title), json_string(recipe.reference),
-      json_string(recipe.published_hardware), json_string(e.full_scale ? "full" : "small"), json_string(e.commit),
+      json_string(recipe.published_hardware), json_string(e.full_scale ? "full" : "small"),
+      e.steps_override > 0 ? std::to_string(e.steps_override) : std::string("null"), json_string(e.commit),
       json_string(e.date), list(hardware), joined);
 }
 

@@ -31,6 +31,7 @@ struct StudyFigure {
 
 struct StudyEvidence {
   bool full_scale = false;
+  std::int64_t steps_override = 0;  // --steps: every run's steps in place of the scale's (0: none)
   std::vector<std::string> backends_present;  // compiled in (and usable) on this machine
   std::vector<StudyRun> runs;
   std::vector<StudyFigure> figures;
