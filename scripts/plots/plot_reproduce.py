@@ -6,13 +6,15 @@ import math
 import os
 import textwrap
 
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
 from plot_common import footer, plain_log_ticks, save
 
 
 def _cells_text(v, _=None):
-    """Cell counts as the studies write them: 65.5k, 1.05M."""
+    """Cell counts as the studies write them: 65.5k, 1.05M, 1.01G."""
+    if v >= 1e9:
+        return f"{v / 1e9:.3g}G"
     if v >= 1e6:
         return f"{v / 1e6:.3g}M"
     if v >= 1e3:
@@ -28,6 +30,19 @@ def _labelled_log_y(ax):
     ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def _value_text(v):
+    """A bar's value: three digits, without an exponent below a million (1003, not 1e+03)."""
+    return f"{v:.0f}" if 1000 <= abs(v) < 1e6 else f"{v:.3g}"
+
+
+def _size_ticks(panel, sizes):
+    """Sizes within one decade: a tick at each size (a log axis would label its minor ticks and run them into one
+    another); wider spans keep the plain log ticks."""
+    if sizes and max(sizes) / min(sizes) < 10:
+        panel.xaxis.set_major_locator(FixedLocator(sorted(set(sizes))))
+        panel.xaxis.set_minor_formatter(NullFormatter())
 
 
 def _finite(v):
@@ -87,6 +102,7 @@ def _size_table(plt, report, table, out_dir, record):
         if panel.has_data():
             plain_log_ticks(panel)
             panel.xaxis.set_major_formatter(FuncFormatter(_cells_text))
+            _size_ticks(panel, [x for line in panel.get_lines() for x in line.get_xdata()])
             _labelled_log_y(panel)
         panel.grid(True, which="both", lw=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
@@ -115,7 +131,7 @@ def _one_row_table(plt, report, table, out_dir, record):
     colours = ["#9e9e9e"] * len(study) + ["#1f77b4"] * len(kbrain)
     drawn = ax.bar(range(len(bars)), [v for _, v in bars], color=colours)
     counts = table["unit"] == "cells"
-    ax.bar_label(drawn, labels=[_cells_text(v) if counts else f"{v:.3g}" for _, v in bars], fontsize=7)
+    ax.bar_label(drawn, labels=[_cells_text(v) if counts else _value_text(v) for _, v in bars], fontsize=7)
     if counts:
         ax.yaxis.set_major_formatter(FuncFormatter(_cells_text))
     ax.set_xticks(range(len(bars)))
@@ -124,9 +140,14 @@ def _one_row_table(plt, report, table, out_dir, record):
     values = [v for _, v in bars]
     if values and min(values) > 0 and max(values) / min(values) > 20:
         ax.set_yscale("log")
-        ax.set_ylim(bottom=min(1.0, min(values) / 1.5))
+        # counts start a decade below the smallest bar (from 1 they would be squeezed into the top); the top leaves
+        # room for the bars' labels
+        bottom = 10 ** math.floor(math.log10(min(values) / 1.5)) if counts else min(1.0, min(values) / 1.5)
+        ax.set_ylim(bottom=bottom, top=max(values) * 2)
         plain_log_ticks(ax, "y")
         _labelled_log_y(ax)
+        if counts:
+            ax.yaxis.set_major_formatter(FuncFormatter(_cells_text))
     ax.set_title(_title(report, table), fontsize=9)
     footer(fig, _footer_lines(report))
     save(fig, out_dir, table["id"], record, "reproduce_bars", table["title"], {"bars": bars})

@@ -238,14 +238,15 @@ void ratio_section(std::string& out, const StudyTable& t, const PublishedTable& 
   auto column_of = [&](const std::string& name) {
     return *std::find_if(t.columns.begin(), t.columns.end(), [&](const StudyColumn& c) { return c.name == name; });
   };
-  out += "Ratios (speedups), from the study's numbers and from kbrain's:\n\n";
+  std::string table;
   std::vector<std::string> heading = key_headings(t);
   for (const auto& r : t.ratios) {
     heading.push_back(r.name + " study");
     if (printed && printed->has_column(r.name)) heading.push_back(r.name + " as printed");
     heading.push_back(r.name + " kbrain");
   }
-  markdown_header(out, heading);
+  markdown_header(table, heading);
+  bool any_row = false;
   std::vector<std::pair<double, double>> rows;
   const std::size_t size_col = p.column(t.size_key);
   for (const auto& row : p.rows)
@@ -271,10 +272,16 @@ void ratio_section(std::string& out, const StudyTable& t, const PublishedTable& 
       line.push_back(a.missing.empty() && b.missing.empty() && b.value > 0 ? number_text(a.value / b.value) : "—");
     }
     // a size where neither the study nor kbrain has any of the ratios says nothing
-    if (std::any_of(line.begin() + long(keys), line.end(), [](const std::string& c) { return c != "—"; }))
-      markdown_row(out, line);
+    if (std::any_of(line.begin() + long(keys), line.end(), [](const std::string& c) { return c != "—"; })) {
+      markdown_row(table, line);
+      any_row = true;
+    }
   }
-  out += "\n";
+  if (any_row)
+    out += "Ratios (speedups), from the study's numbers and from kbrain's:\n\n" + table + "\n";
+  else
+    out += "Ratios (speedups): none could be computed, neither from the study's numbers nor from the columns kbrain "
+           "ran.\n\n";
 }
 
 // The runs' hardware lines, one per backend (the longest: some models add the copy bandwidth), the study's left out.
@@ -348,8 +355,9 @@ std::string study_report_markdown(const StudyRecipe& recipe, const StudyEvidence
       out += "kbrain's cell is the largest over its sizes; the study quotes its maximum.\n\n";
     side_by_side_section(out, t, p, e);
     ratio_section(out, t, p, e);
-    std::vector<std::string> notes = {t.measure == "largest_cells" ? t.scale(e.full_scale).note + "."
-                                                                    : scale_footnote(t, e)};
+    std::vector<std::string> notes;
+    if (t.measure != "largest_cells") notes.push_back(scale_footnote(t, e));
+    else if (!t.scale(e.full_scale).note.empty()) notes.push_back(t.scale(e.full_scale).note + ".");
     if (any_reduced)
       notes.push_back("† fewer steps than asked (a slow backend's budget, `max_slow_cell_steps`); the time is per "
                       "biological second or per step, so it stays comparable.");
