@@ -175,6 +175,23 @@ TEST_SUITE("adex_costa") {
   }
   TEST_CASE_TEMPLATE_APPLY(adex_out_of_core, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE("bytes moved: 33 B per synapse-step in float when every row and column fires, the flag byte alone when none") {
+    // every neuron fires every step: R, u, U, A read and written (32 B) plus the connection byte, per synapse-step
+    const ExperimentConfig all = parse_model_experiment(adex_toml("architecture = \"mxm\"\nneurons = 20", "pattern = \"all\"", 5),
+                                                        "all.toml");
+    RunResult res;
+    (void)final_state<SerialBackend, float>(make_adex_plan(all, {}), &res);
+    CHECK(res.bytes_moved == doctest::Approx(5.0 * 20 * 20 * 33));
+    (void)final_state<SerialBackend, double>(make_adex_plan(all, {}), &res);
+    CHECK(res.bytes_moved == doctest::Approx(5.0 * 20 * 20 * 65));
+    // NxM inputs with no post updates: the even rows fire, so half the rows' synapses move their reals
+    const ExperimentConfig even = parse_model_experiment(
+        adex_toml("architecture = \"nxm\"\ninputs = 10\nneurons = 8\npost_events = \"none\"", "pattern = \"even\"", 4),
+        "even.toml");
+    (void)final_state<SerialBackend, float>(make_adex_plan(even, {}), &res);
+    CHECK(res.bytes_moved == doctest::Approx(4.0 * 10 * 8 * 1 + 4.0 * 5 * 8 * 32));
+  }
+
   TEST_CASE("experiment checks name the key and line") {
     auto error_of = [](const std::string& network, const std::string& spikes) {
       try {

@@ -61,6 +61,34 @@ std::uint32_t bits(float f) {
 }  // namespace
 
 TEST_SUITE("galbraith_lif") {
+  TEST_CASE("bytes moved: a ring's counts give every spike's arrival and filter add; a full network's targets its busiest source") {
+    // A ring: one source per target, so every arriving spike is its own (target, step). L = 100 taps.
+    for (const std::string update : {"event", "agent"}) {
+      CAPTURE(update);
+      const ExperimentConfig cfg = parse_model_experiment(galbraith_toml("topology = \"ring\"\nneurons = 5", update, 400), "ring.toml");
+      const GalbraithPlan plan = make_galbraith_plan(cfg, {});
+      RunRequest request;
+      RunResult res;
+      GalbraithSimulation<SerialBackend, float> sim(plan, request, res);
+      for (std::int64_t n = 0; n < plan.steps; ++n) sim.step();
+      sim.finish(res);
+      const auto counts = sim.counts();
+      double spikes = 0;
+      for (auto c : counts) spikes += c;
+      REQUIRE(spikes > 10);
+      REQUIRE(plan.taps() == 100);
+      const double expected = update == "event" ? 400.0 * 5 * (4 * 4 + 17) + 400.0 * 5 * 5 + spikes * 4 + spikes * 2 * 100 * 4
+                                                : 400.0 * 5 * (7 * 4 + 19) + 400.0 * 5 * (5 * 4 + 5) + spikes * 2 * 100 * 4;
+      CHECK(res.bytes_moved == doctest::Approx(expected));
+    }
+    // Fully connected: each target receives on at least as many steps as its busiest source fired.
+    HostNetwork full = full_network(3, 1.0f);
+    const std::vector<std::int32_t> counts = {7, 2, 4};
+    const double with = galbraith_bytes_moved(full, counts, 10, 100, SynapseUpdate::Event, 4);
+    const double without = galbraith_bytes_moved(full, {0, 0, 0}, 10, 100, SynapseUpdate::Event, 4);
+    CHECK(with - without == doctest::Approx(3 * (7 + 2 + 4) * 4.0 + 3 * 7 * 2 * 100 * 4.0));
+  }
+
   TEST_CASE_TEMPLATE_DEFINE("the study's regression: exact ring and full counts, both precisions and updates", Backend,
                             galbraith_regression) {
     for (const std::string update : {"event", "agent"}) {

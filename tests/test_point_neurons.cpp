@@ -210,6 +210,22 @@ TEST_SUITE("point_neurons") {
     CHECK(adapting > 1.3);
   }
 
+  TEST_CASE("operations and bytes: Izhikevich states 25 (net.m) or 15 (Euler) per neuron update, LIF none") {
+    for (const auto integrator : {Integrator::NetM, Integrator::Euler}) {
+      auto setup = test::single_neuron("izhikevich2003", 10.0, integrator, 0.5);
+      point::PointNetworkSimulation<SerialBackend, float> sim(setup);
+      for (int n = 0; n < 40; ++n) sim.step();
+      CHECK(sim.flops() == 40.0 * (integrator == Integrator::NetM ? 25 : 15));
+      // v and u read and written (4 B each way), the one receptor's 8-byte ring slot read; no synapses
+      CHECK(sim.bytes_moved(0) == 40.0 * (2 * 2 * 4 + 8));
+      CHECK(sim.bytes_moved(3) == doctest::Approx(40.0 * 24 + 3 * 26));  // 26 B per synaptic event
+    }
+    auto lif = test::single_neuron("cuba", 0.0, Integrator::Euler, 0.1);
+    point::PointNetworkSimulation<SerialBackend, float> sim(lif);
+    sim.step();
+    CHECK(sim.flops() == 0);
+  }
+
   TEST_CASE("Izhikevich: regular spiking adapts, fast spiking fires faster at the same drive") {
     // Regular spiking (exc, r=0 -> c=-65, d=8) vs fast spiking (a=0.1, b=0.2, c=-65, d=2).
     auto setup = test::single_neuron("izhikevich2003", 10.0, Integrator::Euler, 0.1);

@@ -12,6 +12,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -46,6 +47,16 @@ constexpr bool states_bytes_moved() {
   return false;
 }
 
+// Whether a plan's model counts its floating-point operations (RunResult::flops): those declare
+// `static bool states_flops(const Plan&)` and get GFLOP/s and, with bytes, the arithmetic intensity (flop/B).
+template <class M>
+using states_flops_t = decltype(M::states_flops(std::declval<const typename M::Plan&>()));
+template <class Model>
+bool states_flops(const typename Model::Plan& plan) {
+  if constexpr (is_detected_v<states_flops_t, Model>) return Model::states_flops(plan);
+  return false;
+}
+
 template <class Model>
 std::vector<ReportColumn> compare_columns(const typename Model::Plan& plan) {
   std::vector<ReportColumn> c = {{Model::kCells, Model::kCells, "int"},
@@ -63,6 +74,10 @@ std::vector<ReportColumn> compare_columns(const typename Model::Plan& plan) {
   if constexpr (states_bytes_moved<Model>()) {
     c.push_back({"gb_per_s", "GB/s", "sig3"});
     c.push_back({"copy_pct", "of copy", "pct"});
+  }
+  if (states_flops<Model>(plan)) {
+    c.push_back({"gflop_per_s", "GFLOP/s", "sig3"});
+    if constexpr (states_bytes_moved<Model>()) c.push_back({"flop_per_byte", "flop/B", "sig3"});
   }
   if (!plan.config->compare.published.empty()) c.push_back({"published_s", "study s", "sig3"});
   for (auto& col : Model::agreement_columns(plan)) c.push_back(std::move(col));
@@ -98,6 +113,11 @@ ComparisonTableRow compare_row(const typename Model::Plan& plan, double density,
     const double rate = r.bytes_moved > 0 && r.simulate_s > 0 ? r.bytes_moved / r.simulate_s : std::nan("");
     row.values.push_back(ReportValue::num(rate / 1e9));
     row.values.push_back(ReportValue::num(100.0 * rate / backend_copy_bytes_per_second(r.backend)));
+  }
+  if (states_flops<Model>(plan)) {  // the model's operations over the simulate time, and over the bytes it moved
+    row.values.push_back(ReportValue::num(r.flops > 0 && r.simulate_s > 0 ? r.flops / r.simulate_s / 1e9 : std::nan("")));
+    if constexpr (states_bytes_moved<Model>())
+      row.values.push_back(ReportValue::num(r.flops > 0 && r.bytes_moved > 0 ? r.flops / r.bytes_moved : std::nan("")));
   }
   const CompareConfig& compare = plan.config->compare;
   if (!compare.published.empty()) {  // the study's time is for the file's steps

@@ -61,6 +61,8 @@ void finish_manifest(RunManifest& m, const typename Model::Plan& plan, const Run
   m.numbers["energy_j"] = r.energy_j;  // NaN -> null: no counter (energy_counter says why)
   m.fields["energy_counter"] = r.energy_counter;
   if (r.bytes_moved > 0) m.numbers["gb_per_s"] = r.bytes_moved / r.simulate_s / 1e9;
+  if (r.flops > 0) m.numbers["gflop_per_s"] = r.flops / r.simulate_s / 1e9;
+  if (r.flops > 0 && r.bytes_moved > 0) m.numbers["flop_per_byte"] = r.flops / r.bytes_moved;
   for (const auto& [k, v] : r.figures) m.numbers[k + "_per_s"] = v / r.simulate_s;
   for (const auto& [k, v] : r.values) m.numbers[k] = v;
   for (const auto& [k, v] : r.details) m.numbers[k] = v;

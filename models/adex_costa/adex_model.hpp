@@ -28,6 +28,7 @@ struct AdexCostaModel {
   static constexpr const char* kConnections = "synapses";
   static constexpr const char* kStrategy = "synapse_pass";
   static constexpr bool kSpikeStatistics = false;  // spike counts come from the device totals
+  static constexpr bool kStatesBytesMoved = true;   // AdexSimulation::finish: compare shows GB/s
   static constexpr std::int64_t kProbeEvery = 10;
 
   static std::vector<ModelSchema> schemas() { return {adex_schema()}; }

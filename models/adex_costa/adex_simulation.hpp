@@ -142,6 +142,21 @@ class AdexSimulation {
     res.figures.emplace_back("neuron_spikes", double(totals(NEURON_SPIKES)));
     res.figures.emplace_back("synapse_steps", plan_.connections * double(steps_));
     if (streamed_) res.figures.emplace_back("streamed_bytes", streamed_->bytes_moved());  // per s: the link's rate
+    res.bytes_moved = synapse_pass_bytes(double(totals(PRE_EVENTS)), double(totals(POST_EVENTS)));
+  }
+
+  // The bytes the synapse passes had to move, for compare's achieved GB/s (docs/models/adex-costa.md, "Storage and
+  // bytes per synapse-step"): every slot's connection byte each step, and R, u, U, A read and written for each
+  // connected synapse that was touched. A synapse is touched when its row or its column fired; from the run's totals
+  // (rows fired, columns fired) the larger of the two products is a lower bound of that count. Neuron arrays,
+  // traces and block sums are left out.
+  double synapse_pass_bytes(double pre_events, double post_events) const {
+    const double slots = double(st_.rows) * double(plan_.n_post);
+    if (slots <= 0 || steps_ <= 0) return 0;
+    const double own_rows = double(st_.rows) / double(std::max<std::int64_t>(1, plan_.n_pre));
+    const double connected = plan_.connections / (double(plan_.n_pre) * double(plan_.n_post));
+    const double touched = std::max(pre_events * own_rows * double(plan_.n_post), post_events * double(st_.rows));
+    return double(steps_) * slots + touched * connected * 8.0 * double(sizeof(Real));
   }
 
   const AdexState<Real, Mem>& device_state() const { return st_; }

@@ -19,6 +19,7 @@ struct CortexHhModel : point::SpikingModelBase {
   template <class Backend, class Real>
   using Simulation = point::SpikingRun<CortexHhSimulation<Backend, Real>, Backend, Real>;
   static constexpr const char* kStrategy = "methods";
+  static constexpr bool kStatesBytesMoved = true;  // CortexHhSimulation::bytes_moved: compare shows GB/s
 
   static std::vector<ModelSchema> schemas() { return {point::cortex_hh_schema()}; }
   static std::vector<std::pair<std::string, std::string>> describe(const Plan& plan) {

@@ -22,6 +22,7 @@
 #include "models/point/point_setup.hpp"
 #include "models/point/point_state.hpp"
 #include "spiking/generated_synapses.hpp"
+#include "spiking/step_bytes.hpp"
 
 namespace kbrain::cortex {
 
@@ -136,6 +137,13 @@ class CortexHhSimulation {
   const std::vector<std::int64_t>& offsets() const { return offsets_; }
   const spiking::GenerationTimes& generation() const { return generation_; }
   std::int64_t steps_done() const { return network_steps_ * substeps(); }
+  // The bytes the steps had to move, for compare's achieved GB/s (spiking/step_bytes.hpp: a lower bound). The state
+  // is read and written once per network step (its sub-steps run in registers), with both receptors' ring slots.
+  double bytes_moved(double synaptic_events) const {
+    return double(network_steps_) * double(neurons_) *
+               spiking::neuron_step_bytes(state_.live_variables(), 2, sizeof(Real)) +
+           synaptic_events * spiking::kSynapticEventBytes;
+  }
   std::int64_t device_bytes() const {
     return synapses_.device_bytes() + static_cast<std::int64_t>(ring_.span() * sizeof(long long)) +
            neurons_ * 12 * static_cast<std::int64_t>(sizeof(Real));

@@ -155,6 +155,8 @@ class GemmSimulation {
     const double per = res.simulate_s / double(std::max<std::int64_t>(1, steps_));
     res.values.emplace_back("gflops", plan_.flops() / per / 1e9);
     res.figures.emplace_back("flops", plan_.flops() * double(steps_));
+    // the arithmetic intensity over the host-device link: the out-of-core GEMM's roofline is the link's bandwidth
+    if (moved > 0) res.values.emplace_back("flop_per_link_byte", plan_.flops() * double(steps_) / moved);
     if constexpr (Backend::is_gpu) {
       const double link_s = link_ > 0 ? moved / double(std::max<std::int64_t>(1, steps_)) / link_ : 0;
       res.values.emplace_back("link_s", link_s);

@@ -26,6 +26,7 @@ struct GalbraithLifModel {
   static constexpr const char* kConnections = "synapses";
   static constexpr const char* kStrategy = "synapse_update";
   static constexpr bool kSpikeStatistics = false;  // counts come from the device
+  static constexpr bool kStatesBytesMoved = true;   // galbraith_step_bytes.hpp: compare shows GB/s
   static constexpr std::int64_t kProbeEvery = 1;
 
   static std::vector<ModelSchema> schemas() { return {galbraith_schema()}; }

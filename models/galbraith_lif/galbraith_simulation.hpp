@@ -22,6 +22,7 @@
 #include "models/galbraith_lif/galbraith_kernels.hpp"
 #include "models/galbraith_lif/galbraith_plan.hpp"
 #include "models/galbraith_lif/galbraith_schema.hpp"
+#include "models/galbraith_lif/galbraith_step_bytes.hpp"
 #include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
@@ -141,6 +142,7 @@ class GalbraithSimulation {
     for (auto c : counts) total += c;
     res.figures.emplace_back("neuron_spikes", total);
     res.figures.emplace_back("synapse_steps", double(st_.s) * double(steps_));
+    res.bytes_moved = galbraith_bytes_moved(*plan_.network, counts, steps_, st_.taps, plan_.update, sizeof(Real));
     res.values.emplace_back("neuron_spikes", total);
     res.values.emplace_back("count_digest", count_digest(counts));
     if (plan_.stage_timing)

@@ -22,6 +22,8 @@ struct PointModel : SpikingModelBase {
   static std::vector<ModelSchema> schemas() {
     return {point_schema("lif"), point_schema("izhikevich"), point_schema("hh")};
   }
+  // Izhikevich states its operations per neuron update (izhikevich_step.hpp): compare adds GFLOP/s and flop/B.
+  static bool states_flops(const Plan& plan) { return plan.setup->params.model == NeuronModel::Izhikevich; }
   static std::vector<std::pair<std::string, std::string>> describe(const Plan& plan) {
     return {{"parameter_set", plan.config->spiking.parameter_set},
             {"integrator", to_string(plan.setup->params.integrator)}};

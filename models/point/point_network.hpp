@@ -37,6 +37,7 @@
 #include "models/point/point_state.hpp"
 #include "spiking/generated_synapses.hpp"
 #include "spiking/spike_exchange.hpp"
+#include "spiking/step_bytes.hpp"
 #include "spiking/step_clock.hpp"
 
 namespace kbrain::point {
@@ -178,12 +179,18 @@ class PointNetworkSimulation {
   const std::vector<std::int64_t>& offsets() const { return offsets_; }
   const spiking::GenerationTimes& generation() const { return generation_; }
   std::int64_t steps_done() const { return steps_done_; }
-  // The bytes the steps had to move, for compare's achieved GB/s: each state variable of the neuron model read and
-  // written once per step, and per synaptic event the target index, the weight and the conductance it adds to (read
-  // and written). Spike lists, delays and Poisson draws are left out: a lower bound of the traffic.
+  // The bytes the steps had to move, for compare's achieved GB/s (spiking/step_bytes.hpp: a lower bound).
   double bytes_moved(double synaptic_events) const {
-    return double(steps_done_) * double(neurons_) * double(state_.live_variables()) * 2.0 * sizeof(Real) +
-           synaptic_events * (sizeof(std::int32_t) + 3.0 * sizeof(Real));
+    return double(steps_done_) * double(neurons_) *
+               spiking::neuron_step_bytes(state_.live_variables(), receptors_, sizeof(Real)) +
+           synaptic_events * spiking::kSynapticEventBytes;
+  }
+  // The floating-point operations of the steps' neuron updates where the neuron model states its count (Izhikevich:
+  // izhikevich_step.hpp), else 0. Synaptic delivery adds fixed-point integers: no floating-point work.
+  double flops() const {
+    if (params_.model != NeuronModel::Izhikevich) return 0;
+    return double(steps_done_) * double(neurons_) *
+           double(IzhikevichStepFunctor<Exec, Real>::flops(static_cast<int>(params_.integrator)));
   }
   std::int64_t device_bytes() const {
     return synapses_.device_bytes() + (dense_.empty() ? 0 : dense_.device_bytes()) +

@@ -32,6 +32,12 @@ inline constexpr bool kCountsBytes = false;
 template <class Sim>
 inline constexpr bool kCountsBytes<Sim, std::void_t<decltype(std::declval<const Sim&>().bytes_moved(0.0))>> = true;
 
+// Whether a simulation counts its floating-point operations (flops(); 0 where its neuron model states none).
+template <class Sim, class = void>
+inline constexpr bool kCountsFlops = false;
+template <class Sim>
+inline constexpr bool kCountsFlops<Sim, std::void_t<decltype(std::declval<const Sim&>().flops())>> = true;
+
 template <class Sim, class Backend, class Real>
 class SpikingRun {
  public:
@@ -77,6 +83,7 @@ class SpikingRun {
     synaptic_events_ += double(sim_.total_spikes() - neuron_spikes_) * source_degree;
     res.figures.emplace_back("synaptic_events", synaptic_events_);
     if constexpr (kCountsBytes<Sim>) res.bytes_moved = sim_.bytes_moved(synaptic_events_);
+    if constexpr (kCountsFlops<Sim>) res.flops = sim_.flops();
     const double dt = plan_.setup->params.dt;
     res.populations = spiking::population_stats(plan_.setup->populations, res.events, double(res.steps) * dt, dt);
     if constexpr (kReportsReplay<Sim>) res.details.emplace_back("steps_replayed", sim_.replays_steps() ? 1.0 : 0.0);

@@ -29,6 +29,7 @@ struct RunResult {
   double energy_j = std::numeric_limits<double>::quiet_NaN();  // the simulate phase's (core/energy): NaN = no counter
   std::string energy_counter;        // which counter, or "n/a: why"
   double bytes_moved = 0;            // bytes the simulate phase had to move through memory (the model's count; 0: none)
+  double flops = 0;                  // floating-point operations of the simulate phase (the model's count; 0: none)
   std::string strategy;              // how the model ran, e.g. the gap kernel ("mesh, 2 steps per launch")
   std::vector<std::pair<std::string, double>> figures;  // model counts: "synaptic_events", ... (run.json: per s)
   std::vector<std::pair<std::string, double>> values;   // model values reported as they are: totals, digests, times

@@ -305,7 +305,7 @@ std::string scale_footnote(const StudyTable& t, const StudyEvidence& e) {
   if (!s.densities.empty()) {
     std::string d;
     for (auto v : s.densities) d += (d.empty() ? "" : ", ") + number_text(v);
-    text += fmt::format(" at densities {}", d);
+    text += fmt::format(" at {} {}", t.density_key.empty() ? std::string("densities") : t.density_key, d);
   }
   if (e.steps_override > 0)
     text += fmt::format(", {} steps (`--steps {}`, in place of {})", e.steps_override, e.steps_override,
