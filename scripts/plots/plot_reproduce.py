@@ -38,10 +38,12 @@ def _value_text(v):
 
 
 def _size_ticks(panel, sizes):
-    """Sizes within one decade: a tick at each size (a log axis would label its minor ticks and run them into one
-    another); wider spans keep the plain log ticks."""
-    if sizes and max(sizes) / min(sizes) < 10:
-        panel.xaxis.set_major_locator(FixedLocator(sorted(set(sizes))))
+    """A tick at each size where there are few of them or they lie within one decade (a log axis would label only
+    the decades between them, or its minor ticks, run into one another); many sizes over wider spans keep the plain
+    log ticks."""
+    distinct = sorted(set(sizes))
+    if distinct and (len(distinct) <= 6 or max(distinct) / min(distinct) < 10):
+        panel.xaxis.set_major_locator(FixedLocator(distinct))
         panel.xaxis.set_minor_formatter(NullFormatter())
 
 
