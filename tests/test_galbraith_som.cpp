@@ -330,6 +330,9 @@ TEST_SUITE("galbraith_som") {
     request.probe_every = GalbraithSomModel::kProbeEvery;
     const RunResult res = run_model<GalbraithSomModel, SerialBackend, double>(plan, request);
     CHECK(res.steps == 100);
+    // every step reads the 24 x 16 grid's three channels and takes 11 operations per neuron for its distance
+    CHECK(res.bytes_moved == 100.0 * 24 * 16 * 3 * 8);
+    CHECK(res.flops == 100.0 * 24 * 16 * 11);
     for (const char* name : {"som_weights_step_30.png", "som_weights_step_60.png", "som_weights_final.png"}) {
       CAPTURE(name);
       const image::Rgb8Image pic = image::read_rgb8(request.out_dir / name, 1 << 20);

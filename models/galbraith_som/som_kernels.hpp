@@ -128,6 +128,10 @@ struct SomInit {
 // (distance, index) minimum. Neuron 0 folds the applied BMU into the digest (one writer, read by no other thread).
 template <class Real, class Mem>
 struct SomStep {
+  // Floating-point operations per neuron for its distance to the input (3 scalings of the pixel, 3 differences,
+  // 3 squares, 2 sums), counted from operator() below; the neighbourhood's updates (at most a few dozen neurons per
+  // step) are left out. Keep it with the code.
+  static constexpr int kFlopsPerNeuron = 11;
   SomWeights<Real, Mem> w;
   SomPending<Real, Mem> pending;
   Kokkos::View<std::uint64_t, Mem> digest;

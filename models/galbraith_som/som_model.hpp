@@ -31,6 +31,8 @@ struct GalbraithSomModel {
   static constexpr bool kSpikeStatistics = false;
   // A step is one training input, not a dt of simulated time: compare shows no per-cell-step or per-bio-s columns.
   static constexpr bool kBiologicalTime = false;
+  static constexpr bool kStatesBytesMoved = true;  // SomSimulation::finish: compare shows GB/s, GFLOP/s and flop/B
+  static bool states_flops(const SomPlan&) { return true; }
   // The runner never samples during the loop (a sample is one more launch per step, and per-step launches are the
   // cost being measured); the simulation reports the probe neurons' final weights itself (SomSimulation::finish).
   static constexpr std::int64_t kProbeEvery = std::numeric_limits<std::int64_t>::max();

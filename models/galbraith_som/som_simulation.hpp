@@ -151,6 +151,10 @@ class SomSimulation {
     if (plan_.neighbourhood == Neighbourhood::Disc)
       res.values.emplace_back("final_r2", som_disc_r2(std::max<std::int64_t>(0, steps_ - 1) / pixels_));
     res.figures.emplace_back("neuron_steps", double(n_) * double(steps_));
+    // compare's GB/s and flop/B: every step reads the grid's three channels (the neighbourhood's writes, a few dozen
+    // neurons, left out: a lower bound) and computes each neuron's distance
+    res.bytes_moved = double(n_) * double(steps_) * 3.0 * double(sizeof(Real));
+    res.flops = double(n_) * double(steps_) * double(SomStep<Real, Mem>::kFlopsPerNeuron);
     if (!probe_cells_.empty()) {
       const Weights w = weights();
       for (const auto i : probe_cells_)
