@@ -6,13 +6,17 @@
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "backends/serial/serial_backend.hpp"
 #include "core/inputs/g_cal.hpp"
 #include "core/network/gap_network.hpp"
 #include "core/rng/counter_rng.hpp"
+#include "models/olive/cell/io_step.hpp"
+#include "models/olive/cell/io_step_ops.hpp"
 #include "models/olive/drivers/io_simulation.hpp"
+#include "models/olive/gap/io_gap_junctions.hpp"
 #include "tests/backend_types.hpp"
 #include "tests/io_test_support.hpp"
 
@@ -51,7 +55,81 @@ struct RngKernel {
   }
 };
 
+// A number that counts the operations done on it (io_step_ops.hpp's rules: +, -, *, / one each, negation free).
+struct OpCount {
+  static inline long arithmetic = 0, exps = 0;
+};
+template <class T>
+struct Counted {
+  T v{};
+  Counted() = default;
+  Counted(double x) : v(static_cast<T>(x)) {}  // NOLINT: literals convert as Real(x) does
+  friend Counted operator+(Counted a, Counted b) { ++OpCount::arithmetic; return Counted(a.v + b.v); }
+  friend Counted operator-(Counted a, Counted b) { ++OpCount::arithmetic; return Counted(a.v - b.v); }
+  friend Counted operator*(Counted a, Counted b) { ++OpCount::arithmetic; return Counted(a.v * b.v); }
+  friend Counted operator/(Counted a, Counted b) { ++OpCount::arithmetic; return Counted(a.v / b.v); }
+  Counted operator-() const { return Counted(-v); }
+  Counted& operator+=(Counted b) { return *this = *this + b; }
+  friend bool operator<(Counted a, Counted b) { return a.v < b.v; }
+  friend bool operator>=(Counted a, Counted b) { return a.v >= b.v; }
+  friend bool operator==(Counted a, Counted b) { return a.v == b.v; }
+};
+struct CountingMath {
+  template <class R>
+  static R exp(R x) { ++OpCount::exps; return R(std::exp(double(x.v))); }
+  template <class R>
+  static R gap_exp(R x) { return exp(x); }
+  template <class R>
+  static R div(R a, R b) { return a / b; }
+};
+
+// One cell update and one junction term of the kernels' code, counted with Counted<T> (T = double or float: the
+// Real whose size picks the kernels' double or float path).
+template <class T>
+std::pair<olive::IoOps, olive::IoOps> counted_ops() {
+  using R = Counted<T>;
+  static_assert(sizeof(R) == sizeof(T), "the kernels choose their path by sizeof(Real)");
+  using Mem = Kokkos::HostSpace;
+  olive::IoStepFunctor<Kokkos::DefaultHostExecutionSpace, R, olive::MeshGapJunctions<R, Mem>> f;
+  f.c = olive::IoConstants<R>::make(olive::io_parameter_set("reference"));
+  Kokkos::View<R*, Mem> g_cal("counted_g_cal", 1);
+  g_cal(0) = R(0.68);
+  f.g_cal = g_cal;
+  olive::CellVariables<R> in, out;
+  for (int v = 0; v < olive::NUM_VARS; ++v) in.v[v] = R(olive::kInitialState[std::size_t(v)]);
+  OpCount::arithmetic = OpCount::exps = 0;
+  (void)f.template update_cell<CountingMath>(in, out, 0, R(-60.0), R(-61.0), R(-62.0), R(0.1), R(0.0));
+  const olive::IoOps cell{int(OpCount::arithmetic), int(OpCount::exps)};
+  OpCount::arithmetic = OpCount::exps = 0;
+  R ic = 0;
+  const R vd = R(-60.0), vd_j = R(-58.0);
+  ic += olive::gap_term_scaled<CountingMath>(R(0.032), R(0.008), vd - vd_j);
+  const olive::IoOps junction{int(OpCount::arithmetic), int(OpCount::exps)};
+  return {cell, junction};
+}
+
 }  // namespace
+
+TEST_SUITE("io_model") {
+  TEST_CASE("operations: the stated counts per cell update and per junction are the kernels' own") {
+    const auto [cell_d, junction_d] = counted_ops<double>();
+    const auto [cell_f, junction_f] = counted_ops<float>();
+    CAPTURE(cell_d.arithmetic);
+    CAPTURE(cell_d.exps);
+    CAPTURE(cell_f.arithmetic);
+    CAPTURE(cell_f.exps);
+    CAPTURE(junction_d.arithmetic);
+    CAPTURE(junction_d.exps);
+    CHECK(cell_d.arithmetic == olive::kIoCellOpsDouble.arithmetic);
+    CHECK(cell_d.exps == olive::kIoCellOpsDouble.exps);
+    CHECK(cell_f.arithmetic == olive::kIoCellOpsFloat.arithmetic);
+    CHECK(cell_f.exps == olive::kIoCellOpsFloat.exps);
+    for (const auto& j : {junction_d, junction_f}) {
+      CHECK(j.arithmetic == olive::kIoJunctionOps.arithmetic);
+      CHECK(j.exps == olive::kIoJunctionOps.exps);
+    }
+  }
+}
 
 TEST_SUITE("io_model") {
   TEST_CASE_TEMPLATE_DEFINE("state after 400 steps matches Serial (bit-identical on CPU backends)", Backend,

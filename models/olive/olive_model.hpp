@@ -23,6 +23,7 @@ struct OliveModel {
   static constexpr const char* kConnections = "junctions";
   static constexpr bool kSpikeStatistics = false;  // population statistics need every spike
   static constexpr bool kStatesBytesMoved = true;  // io_step_bytes.hpp: compare shows achieved GB/s
+  static bool states_flops(const Plan&) { return true; }  // io_step_ops.hpp: GFLOP/s and flop/B
   static constexpr const char* kStrategy = "gap_kernel";
   // V_axon probes every 10 steps: one small gather kernel per sample keeps an observed loop within a few per cent
   // of an unobserved one even at small sizes on a GPU. Spikes are detected at every step.

@@ -18,6 +18,7 @@
 #include "models/olive/gap/io_network_device.hpp"
 #include "models/olive/cell/io_sampler.hpp"
 #include "models/olive/drivers/io_simulation.hpp"
+#include "models/olive/cell/io_step_ops.hpp"
 #include "models/olive/drivers/io_step_bytes.hpp"
 #include "models/olive/launch/gap_strategy.hpp"
 #include "models/olive/olive_plan.hpp"
@@ -130,9 +131,11 @@ class OliveRun {
     if (sim_.spike_drain_interval() > 0 && (final_drain || sim_.spikes_due())) return sim_.drain_spikes();
     return {};
   }
-  // The bytes the steps had to move (io_step_bytes.hpp), for compare's achieved GB/s.
+  // The bytes the steps had to move (io_step_bytes.hpp) and their operations (io_step_ops.hpp), for compare's
+  // achieved GB/s, GFLOP/s and flop/B.
   void finish(RunResult& res) {
     res.bytes_moved = double(sim_.steps_done()) * io_step_bytes(cells_, res.connections, sizeof(Real), csr_, per_junction_g_);
+    res.flops = double(sim_.steps_done()) * io_step_flops(cells_, res.connections, sizeof(Real));
   }
 
   olive::IoSimulation<Backend, Real>& simulation() { return sim_; }
