@@ -36,14 +36,26 @@ KOKKOS_INLINE_FUNCTION bool not_finite(Real x) {
   }
 }
 
-template <class Reader, class Real, class Mem>
-struct FirstNonFiniteFunctor {  // the smallest flat index var_slot * count + i whose value is not finite
+// The variables one check reads (every model checks fewer).
+inline constexpr int kMaxCheckedVars = 32;
+
+// The smallest flat index var_slot * count + i whose value is not finite: per index i its first non-finite slot,
+// then the minimum over i (the smallest slot wins, then the smallest i: the same answer as a scan of the flat
+// index). The slots travel in the functor, so a check allocates nothing and copies nothing before its reduction,
+// and an index needs no 64-bit division.
+template <class Reader, class Real>
+struct FirstNonFiniteFunctor {
   Reader read;
-  Kokkos::View<const int*, Mem> vars;
+  int vars[kMaxCheckedVars] = {};
+  int slots = 0;
   std::int64_t count = 0;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k, std::int64_t& first) const {
-    const std::int64_t slot = k / count, i = k - slot * count;
-    if (k < first && not_finite(Real(read(vars(slot), i)))) first = k;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& first) const {
+    for (int slot = 0; slot < slots; ++slot)
+      if (not_finite(Real(read(vars[slot], i)))) {
+        const std::int64_t k = slot * count + i;
+        if (k < first) first = k;
+        return;
+      }
   }
 };
 
@@ -51,16 +63,15 @@ struct FirstNonFiniteFunctor {  // the smallest flat index var_slot * count + i 
 // One reduction over the state; the host waits for its result.
 template <class Exec, class Real, class Reader>
 std::int64_t first_non_finite(const Reader& read, const std::vector<int>& variables, std::int64_t count) {
-  using Mem = typename Exec::memory_space;
   if (variables.empty() || count <= 0) return -1;
-  Kokkos::View<int*, Mem> vars("finite_check_vars", variables.size());
-  auto host = Kokkos::create_mirror_view(vars);
-  for (std::size_t k = 0; k < variables.size(); ++k) host(k) = variables[k];
-  Kokkos::deep_copy(vars, host);
+  if (variables.size() > std::size_t(kMaxCheckedVars))
+    throw std::logic_error("first_non_finite: more checked variables than kMaxCheckedVars");
+  FirstNonFiniteFunctor<Reader, Real> f{read, {}, int(variables.size()), count};
+  for (std::size_t k = 0; k < variables.size(); ++k) f.vars[k] = variables[k];
   const std::int64_t none = std::int64_t(variables.size()) * count;
   std::int64_t first = none;
-  Kokkos::parallel_reduce("kbrain::first_non_finite", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, none),
-                          FirstNonFiniteFunctor<Reader, Real, Mem>{read, vars, count}, Kokkos::Min<std::int64_t>(first));
+  Kokkos::parallel_reduce("kbrain::first_non_finite", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count),
+                          f, Kokkos::Min<std::int64_t>(first));
   return first < none ? first : -1;
 }
 
