@@ -157,14 +157,18 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
   // The first finite check also loads its kernel and sets up its reduction (a GPU does both lazily, milliseconds):
   // done here, as part of setup, that one-time cost stays out of the simulate phase, whose checks then cost their
   // reduction alone. It checks the initial state too: a non-finite one stops the run before its first step.
+  // The value a check found, as "V of cell 12" (k: slot * cells + cell, first_non_finite's answer).
+  auto non_finite_value = [&](std::int64_t k) {
+    return fmt::format("{} of cell {}", plan.checked_var_names[static_cast<std::size_t>(k / plan.cells)], k % plan.cells);
+  };
   if (!plan.checked_vars.empty()) {
     const std::int64_t k = Sampler::first_non_finite(sim.state(), plan.checked_vars, plan.cells);
     if (k >= 0) {
       if (trace) trace->close();
       if (spike_file) spike_file->close();
-      throw NonFiniteState(fmt::format("the initial state is not finite: {} of cell {} is NaN or infinite; the run "
-                                       "stopped before its first step",
-                                       plan.checked_var_names[static_cast<std::size_t>(k / plan.cells)], k % plan.cells),
+      throw NonFiniteState(fmt::format("the initial state is not finite: {} is NaN or infinite; the run stopped "
+                                       "before its first step",
+                                       non_finite_value(k)),
                            0);
     }
   }
@@ -215,12 +219,11 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     drain(true);
     if (trace) trace->close();
     if (spike_file) spike_file->close();
-    const auto slot = static_cast<std::size_t>(k / plan.cells);
     throw NonFiniteState(
-        fmt::format("the state is not finite after step {}: {} of cell {} is NaN or infinite (the first such value{}). "
+        fmt::format("the state is not finite after step {}: {} is NaN or infinite (the first such value{}). "
                     "The run stopped; its files hold the steps recorded so far. A smaller dt, stimulus or "
                     "conductance may keep it finite",
-                    done, plan.checked_var_names[slot], k % plan.cells,
+                    done, non_finite_value(k),
                     last_finite > 0 ? fmt::format("; after step {} the state was finite", last_finite) : ""),
         done);
   };

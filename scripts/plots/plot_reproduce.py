@@ -134,8 +134,6 @@ def _one_row_table(plt, report, table, out_dir, record):
     drawn = ax.bar(range(len(bars)), [v for _, v in bars], color=colours)
     counts = table["unit"] == "cells"
     ax.bar_label(drawn, labels=[_cells_text(v) if counts else _value_text(v) for _, v in bars], fontsize=7)
-    if counts:
-        ax.yaxis.set_major_formatter(FuncFormatter(_cells_text))
     ax.set_xticks(range(len(bars)))
     ax.set_xticklabels([n for n, _ in bars], rotation=30, ha="right", fontsize=8)
     ax.set_ylabel("\n".join(textwrap.wrap(table["unit"], 40)))
@@ -148,8 +146,8 @@ def _one_row_table(plt, report, table, out_dir, record):
         ax.set_ylim(bottom=bottom, top=max(values) * 2)
         plain_log_ticks(ax, "y")
         _labelled_log_y(ax)
-        if counts:
-            ax.yaxis.set_major_formatter(FuncFormatter(_cells_text))
+    if counts:  # after the log axis' own labels
+        ax.yaxis.set_major_formatter(FuncFormatter(_cells_text))
     ax.set_title(_title(report, table), fontsize=9)
     footer(fig, _footer_lines(report))
     save(fig, out_dir, table["id"], record, "reproduce_bars", table["title"], {"bars": bars})

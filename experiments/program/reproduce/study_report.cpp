@@ -307,15 +307,12 @@ std::string scale_footnote(const StudyTable& t, const StudyEvidence& e) {
     for (auto v : s.densities) d += (d.empty() ? "" : ", ") + number_text(v);
     text += fmt::format(" at {} {}", t.density_key.empty() ? std::string("densities") : t.density_key, d);
   }
-  if (e.steps_override > 0)
-    text += fmt::format(", {} steps (`--steps {}`, in place of {})", e.steps_override, e.steps_override,
-                        s.steps > 0 ? fmt::format("the scale's {}", s.steps)
-                        : s.duration_ms > 0 ? fmt::format("{} ms of model time", number_text(s.duration_ms))
-                                            : std::string("the experiment's steps"));
-  else
-    text += s.steps > 0 ? fmt::format(", {} steps", s.steps)
-            : s.duration_ms > 0 ? fmt::format(", {} ms of model time", number_text(s.duration_ms))
-                                : ", the experiment's steps";
+  const std::string scale_steps = s.steps > 0 ? fmt::format("{} steps", s.steps)
+                                  : s.duration_ms > 0 ? fmt::format("{} ms of model time", number_text(s.duration_ms))
+                                                      : std::string("the experiment's steps");
+  text += e.steps_override > 0 ? fmt::format(", {} steps (`--steps {}`, in place of {})", e.steps_override,
+                                             e.steps_override, scale_steps)
+                               : ", " + scale_steps;
   text += fmt::format(" (`--scale {}`)", e.full_scale ? "full" : "small");
   if (!s.note.empty()) text += ": " + s.note;
   return text + ".";

@@ -21,7 +21,7 @@ inline constexpr IoOps kIoJunctionOps{7, 1};
 
 constexpr IoOps io_cell_ops(std::size_t real_bytes) { return real_bytes == 8 ? kIoCellOpsDouble : kIoCellOpsFloat; }
 
-// Operations of `steps` updates of `cells` cells coupled by `junctions` directed junctions.
+// Operations of one update of `cells` cells coupled by `junctions` directed junctions.
 inline double io_step_flops(std::int64_t cells, double junctions, std::size_t real_bytes) {
   return double(cells) * double(io_cell_ops(real_bytes).total()) + junctions * double(kIoJunctionOps.total());
 }
