@@ -211,6 +211,65 @@ TEST_SUITE("galbraith_som") {
   }
   TEST_CASE_TEMPLATE_APPLY(som_reference, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE_TEMPLATE_DEFINE("chunks train as one input at a time: full chunks, stale tiles, edge tiles, any cut",
+                            Backend, som_chunks) {
+    // A 70 x 45 grid (9 x 6 tiles of 8, the last column and row clipped) and a 25 x 12 picture: chunks reach their
+    // full length, and each input's update makes tiles stale for the chunk's later inputs.
+    REQUIRE(som_tile_side(70, 45) == 8);
+    for (const std::string nb : {"window", "disc"}) {
+      CAPTURE(nb);
+      const ExperimentConfig cfg =
+          parse_model_experiment(som_toml(70, 45, nb, 2 * 300 + 61, "width = 25\nheight = 12\nseed = 4\n"), "som.toml");
+      const SomPlan plan = make_som_plan(cfg, {});
+      REQUIRE(plan.pixels() == 300);
+      REQUIRE(plan.pixels() > kSomChunkInputs);
+      const Reference<double> ref = reference<double>(plan);
+      const auto whole = train<Backend, double>(plan);
+      CHECK(whole.digest == ref.digest());
+      // Reading the weights and the last BMU cuts chunks wherever it happens: the same training.
+      RunRequest request;
+      RunResult res;
+      SomSimulation<Backend, double> sim(plan, request, res);
+      std::int64_t next_read = 1;
+      for (std::int64_t n = 0; n < plan.steps; ++n) {
+        sim.step();
+        if (n + 1 == next_read) {
+          CHECK(sim.last_bmu() == ref.bmus[static_cast<std::size_t>(n)]);
+          next_read += 1 + (next_read * 7) % 53;  // gaps of 1 to 53 inputs
+        }
+      }
+      CHECK(sim.bmu_digest() == ref.digest());
+      if (!Backend::is_gpu) {
+        CHECK(max_diff(whole.w, ref.w) == 0);
+        CHECK(max_diff(sim.weights(), ref.w) == 0);
+      } else {
+        CHECK(max_diff(whole.w, ref.w) < 1e-12);
+        CHECK(max_diff(sim.weights(), ref.w) < 1e-12);
+      }
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(som_chunks, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE("tiles and reaches: the side doubles past 2^18 tiles; a box of half-width r spans its tiles") {
+    CHECK(som_tile_side(512, 512) == 8);
+    CHECK(som_tile_side(4096, 4096) == 8);    // 512 x 512 tiles = 2^18
+    CHECK(som_tile_side(4104, 4096) == 16);   // one more column of tiles
+    CHECK(som_tile_side(1, 2147483647) == 8192);  // one column: 2^18 tiles of 8192
+    CHECK(som_disc_reach(256) == 16);
+    CHECK(som_disc_reach(225) == 15);
+    CHECK(som_disc_reach(1) == 1);
+    CHECK(som_disc_reach(2) == 2);
+    CHECK(som_tiles_reached(8, 2) == 4);    // 5 cells span at most 2 tiles of 8 per axis
+    CHECK(som_tiles_reached(8, 16) == 25);  // 33 cells: at most 5
+    const SomTiles t = SomTiles::of(70, 45, 8);
+    CHECK(t.count() == 9 * 6);
+    CHECK(t.neuron(0, 0) == 0);
+    CHECK(t.neuron(1, 9) == 70 + 9);        // tile 1, cell (1, 1)
+    CHECK(t.neuron(8, 6) == -1);            // x = 70: beyond the grid
+    CHECK(t.neuron(9 * 5, 5 * 8) == -1);    // y = 45: beyond the grid
+    CHECK(t.neuron(9 * 5, 4 * 8) == 44 * 70);
+  }
+
   TEST_CASE_TEMPLATE_DEFINE("ties: of equal distances the lowest neuron index is the BMU", Backend, som_ties) {
     auto check_ties = [](auto real_tag, std::int64_t side, const std::vector<std::int32_t>& tied, bool all_equal) {
       using Real = decltype(real_tag);
@@ -330,8 +389,10 @@ TEST_SUITE("galbraith_som") {
     request.probe_every = GalbraithSomModel::kProbeEvery;
     const RunResult res = run_model<GalbraithSomModel, SerialBackend, double>(plan, request);
     CHECK(res.steps == 100);
-    // every step reads the 24 x 16 grid's three channels and takes 11 operations per neuron for its distance
-    CHECK(res.bytes_moved == 100.0 * 24 * 16 * 3 * 8);
+    // Four chunks (cut at the ends of the 30-pixel passes and at the last step) each read the 24 x 16 grid's three
+    // channels; each input writes and reads the minima of the 3 x 2 tiles of 8 x 8; every input takes 11 operations
+    // per neuron for its distance.
+    CHECK(res.bytes_moved == 4.0 * 24 * 16 * 3 * 8 + 2.0 * 100 * 6 * double(sizeof(SomBest<double>)));
     CHECK(res.flops == 100.0 * 24 * 16 * 11);
     for (const char* name : {"som_weights_step_30.png", "som_weights_step_60.png", "som_weights_final.png"}) {
       CAPTURE(name);

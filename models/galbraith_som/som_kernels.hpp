@@ -1,6 +1,6 @@
 #pragma once
 // The SOM's device code, written once for every backend: the (distance, index) reducer whose ties resolve to the
-// lowest index, the pending update of the previous input, the fused step (update, then distance) and the flush.
+// lowest index, and the two launches that train a chunk of inputs with the result of training them one at a time.
 // Functors rather than lambdas, so that the same code compiles for the host backends and under nvcc.
 #include <cstdint>
 
@@ -70,39 +70,15 @@ KOKKOS_INLINE_FUNCTION Real som_initial_weight(std::uint64_t seed, std::int64_t 
 }
 
 // Which neurons an input's update reaches, for one pass: the window |u|, |v| <= half, or the disc u^2 + v^2 < r2.
+// reach: the half-width of the square that holds every neuron the rule reaches (the update's bounding box).
 struct SomRule {
   bool disc = false;
   int half = 2;
   double r2 = 256;
+  int reach = 2;
   KOKKOS_INLINE_FUNCTION bool inside(std::int64_t u, std::int64_t v) const {
     if (disc) return double(u * u + v * v) < r2;
     return u <= half && u >= -half && v <= half && v >= -half;
-  }
-};
-
-// The update an input still owes the weights: its BMU (a result View of the reduce that found it), its pixel and
-// the rule of its pass. pixel < 0: nothing pending.
-template <class Real, class Mem>
-struct SomPending {
-  Kokkos::View<const SomBest<Real>, Mem> best;
-  Kokkos::View<const std::uint8_t*, Mem> image;  // 3 bytes a pixel, BMP file order
-  std::int64_t pixel = -1;
-  std::int32_t width = 1;
-  Real alpha = Real(0.05);
-  SomRule rule;
-
-  // w += alpha (p - w) when neuron n lies inside the rule around the BMU; true when it did.
-  KOKKOS_INLINE_FUNCTION bool apply(std::int32_t n, Real& r, Real& g, Real& b) const {
-    const std::int32_t bmu = best().index;
-    const std::int64_t u = std::int64_t(n % width) - std::int64_t(bmu % width);
-    const std::int64_t v = std::int64_t(n / width) - std::int64_t(bmu / width);
-    if (!rule.inside(u, v)) return false;
-    const Real pr = Real(image(3 * pixel)) / Real(255), pg = Real(image(3 * pixel + 1)) / Real(255),
-               pb = Real(image(3 * pixel + 2)) / Real(255);
-    r += alpha * (pr - r);
-    g += alpha * (pg - g);
-    b += alpha * (pb - b);
-    return true;
   }
 };
 
@@ -110,6 +86,22 @@ template <class Real, class Mem>
 struct SomWeights {
   Kokkos::View<Real*, Mem> r, g, b;
 };
+
+// Input pixel k of the picture (3 bytes a pixel, BMP file order) as (R, G, B) / 255.
+template <class Real, class Mem>
+struct SomPixel {
+  Real r, g, b;
+  KOKKOS_INLINE_FUNCTION SomPixel(const Kokkos::View<const std::uint8_t*, Mem>& image, std::int64_t k)
+      : r(Real(image(3 * k)) / Real(255)), g(Real(image(3 * k + 1)) / Real(255)), b(Real(image(3 * k + 2)) / Real(255)) {}
+};
+
+// Neuron n's squared distance to pixel p: the one expression every search uses, so a recomputed distance is the
+// bits of the first one.
+template <class Real, class Mem>
+KOKKOS_INLINE_FUNCTION Real som_distance(const SomWeights<Real, Mem>& w, std::int64_t n, const SomPixel<Real, Mem>& p) {
+  const Real dr = w.r(n) - p.r, dg = w.g(n) - p.g, db = w.b(n) - p.b;
+  return dr * dr + dg * dg + db * db;
+}
 
 // Fills the weights from the counter RNG.
 template <class Real, class Mem>
@@ -123,71 +115,172 @@ struct SomInit {
   }
 };
 
-// One training step in one launch: each neuron first applies the previous input's update to itself (the previous
-// reduce's BMU is final once this kernel starts), then offers its squared distance to the current pixel to the
-// (distance, index) minimum. Neuron 0 folds the applied BMU into the digest (one writer, read by no other thread).
-template <class Real, class Mem>
-struct SomStep {
-  // Floating-point operations per neuron for its distance to the input (3 scalings of the pixel, 3 differences,
-  // 3 squares, 2 sums), counted from operator() below; the neighbourhood's updates (at most a few dozen neurons per
-  // step) are left out. Keep it with the code.
-  static constexpr int kFlopsPerNeuron = 11;
-  SomWeights<Real, Mem> w;
-  SomPending<Real, Mem> pending;
-  Kokkos::View<std::uint64_t, Mem> digest;
-  std::int64_t pixel;  // the current input
+// The grid cut into tiles of side x side neurons (the last row and column of tiles clipped to the grid). A tile's
+// neurons in ascending index order: its rows bottom up, each left to right.
+struct SomTiles {
+  std::int64_t width = 1, height = 1;
+  int side = 8;
+  std::int64_t across = 1, down = 1;  // tiles per grid row, per grid column
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, SomBest<Real>& best) const {
-    const auto n = static_cast<std::int32_t>(i);
-    Real r = w.r(n), g = w.g(n), b = w.b(n);
-    if (pending.pixel >= 0) {
-      if (pending.apply(n, r, g, b)) {
-        w.r(n) = r;
-        w.g(n) = g;
-        w.b(n) = b;
-      }
-      if (n == 0) digest() = som_digest_fold(digest(), pending.best().index);
-    }
-    const auto& image = pending.image;
-    const Real dr = r - Real(image(3 * pixel)) / Real(255), dg = g - Real(image(3 * pixel + 1)) / Real(255),
-               db = b - Real(image(3 * pixel + 2)) / Real(255);
-    const Real d = dr * dr + dg * dg + db * db;
-    if (SomBestReducer<Real, Mem>::better(d, n, best.value, best.index)) {
-      best.value = d;
-      best.index = n;
-    }
+  static SomTiles of(std::int64_t width, std::int64_t height, int side) {
+    return SomTiles{width, height, side, (width + side - 1) / side, (height + side - 1) / side};
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t count() const { return across * down; }
+  KOKKOS_INLINE_FUNCTION int cells() const { return side * side; }
+  // Neuron of cell c (0 <= c < side^2) of tile t, or -1 where the cell lies beyond the grid's edge.
+  KOKKOS_INLINE_FUNCTION std::int64_t neuron(std::int64_t t, int c) const {
+    const std::int64_t x = (t % across) * side + c % side, y = (t / across) * side + c / side;
+    return x < width && y < height ? y * width + x : -1;
   }
 };
 
-// Applies the pending update alone (before weights are read: checkpoints, the end of the run).
+// Chunks: a run of consecutive inputs (within one pass, so one rule) is trained in two launches with the result of
+// training them one at a time, bit for bit:
+//  1. SomChunkTiles: for every input j of the chunk and every tile t, the (distance, index) minimum of the tile's
+//     neurons at the weights the chunk starts from (one pass over the weights for the whole chunk);
+//  2. SomChunkResolve: one team takes the inputs in order. Input j's BMU is the minimum of the minima of the tiles
+//     no earlier input of the chunk has updated (their weights are still the chunk's first ones) and of the
+//     distances of the neurons of the tiles that were updated (recomputed from the current weights). The team then
+//     updates the neighbourhood and marks its tiles. The lexicographic minimum is a total order, so grouping the
+//     neurons by tiles finds the BMU a scan of every neuron finds.
+// A launch per input costs the GPU more than an input's work (docs/models/galbraith-som.md).
+
+// 1. Index i = t * inputs + j (the inputs of one tile adjacent, so they read the tile's weights together).
 template <class Real, class Mem>
-struct SomFlush {
+struct SomChunkTiles {
   SomWeights<Real, Mem> w;
-  SomPending<Real, Mem> pending;
-  Kokkos::View<std::uint64_t, Mem> digest;
+  Kokkos::View<const std::uint8_t*, Mem> image;
+  Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem> tile_best;  // (input of the chunk, tile)
+  SomTiles tiles;
+  std::int64_t first_pixel = 0;
+  int inputs = 1;
+
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    const auto n = static_cast<std::int32_t>(i);
-    Real r = w.r(n), g = w.g(n), b = w.b(n);
-    if (pending.apply(n, r, g, b)) {
-      w.r(n) = r;
-      w.g(n) = g;
-      w.b(n) = b;
-    }
-    if (n == 0) digest() = som_digest_fold(digest(), pending.best().index);
+    const std::int64_t t = i / inputs;
+    const int j = static_cast<int>(i - t * inputs);
+    const SomPixel<Real, Mem> p(image, first_pixel + j);
+    SomBest<Real> best{Kokkos::reduction_identity<Real>::min(), 2147483647};
+    const std::int64_t x0 = (t % tiles.across) * tiles.side, y0 = (t / tiles.across) * tiles.side;
+    const std::int64_t x1 = x0 + tiles.side < tiles.width ? x0 + tiles.side : tiles.width;
+    const std::int64_t y1 = y0 + tiles.side < tiles.height ? y0 + tiles.side : tiles.height;
+    for (std::int64_t y = y0; y < y1; ++y)
+      for (std::int64_t n = y * tiles.width + x0; n < y * tiles.width + x1; ++n) {
+        const Real d = som_distance(w, n, p);
+        if (d < best.value) {  // ascending n: of equal distances the first (lowest index) stays
+          best.value = d;
+          best.index = static_cast<std::int32_t>(n);
+        }
+      }
+    tile_best(j, t) = best;
   }
 };
 
-// What samplers read (models/common/device_sampler.hpp): a weight channel with the pending update applied, so a
-// sample taken between steps shows the weights after every input so far.
+// 2. One team; its scratch holds a bit per tile (updated in this chunk) and the list of those tiles.
+template <class Real, class Exec>
+struct SomChunkResolve {
+  using Mem = typename Exec::memory_space;
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using Scratch = typename Exec::scratch_memory_space;
+  using Words = Kokkos::View<std::uint32_t*, Scratch, Kokkos::MemoryUnmanaged>;
+  using Ints = Kokkos::View<int*, Scratch, Kokkos::MemoryUnmanaged>;
+
+  SomWeights<Real, Mem> w;
+  Kokkos::View<const std::uint8_t*, Mem> image;
+  Kokkos::View<const SomBest<Real>**, Kokkos::LayoutRight, Mem> tile_best;
+  Kokkos::View<std::uint64_t, Mem> digest;  // FNV-1a of every BMU so far, in order
+  Kokkos::View<std::int32_t, Mem> last;     // the BMU of the chunk's last input
+  SomTiles tiles;
+  SomRule rule;
+  Real alpha = Real(0.05);
+  std::int64_t first_pixel = 0;
+  int inputs = 1;
+  int list_capacity = 1;  // at least inputs * the tiles one update can reach
+
+  static int words(const SomTiles& t) { return static_cast<int>((t.count() + 31) / 32); }
+  static std::size_t scratch_bytes(const SomTiles& t, int list_capacity) {
+    return Words::shmem_size(words(t)) + Ints::shmem_size(list_capacity + 1);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Words marked(team.team_scratch(0), words(tiles));
+    Ints list(team.team_scratch(0), list_capacity + 1);  // list(0): the count; list(1 + k): the k-th tile
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words(tiles)), [&](const int k) { marked(k) = 0; });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { list(0) = 0; });
+    team.team_barrier();
+    const std::int64_t T = tiles.count();
+    const int cells = tiles.cells();
+    std::uint64_t h = digest();  // used by one thread
+    std::int32_t bmu = -1;
+    for (int j = 0; j < inputs; ++j) {
+      const SomPixel<Real, Mem> p(image, first_pixel + j);
+      const std::int64_t dirty_cells = std::int64_t(list(0)) * cells;
+      SomBest<Real> best;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, T + dirty_cells),
+          [&](const std::int64_t k, SomBest<Real>& b) {
+            Real d;
+            std::int64_t n;
+            if (k < T) {  // a tile's minimum at the chunk's first weights, if no update has reached it
+              if (marked(k / 32) & (std::uint32_t(1) << (k % 32))) return;
+              const SomBest<Real> m = tile_best(j, k);
+              d = m.value;
+              n = m.index;
+            } else {  // a neuron of an updated tile, at the current weights
+              const std::int64_t c = k - T;
+              n = tiles.neuron(list(1 + static_cast<int>(c / cells)), static_cast<int>(c % cells));
+              if (n < 0) return;
+              d = som_distance(w, n, p);
+            }
+            if (SomBestReducer<Real, Mem>::better(d, static_cast<std::int32_t>(n), b.value, b.index)) {
+              b.value = d;
+              b.index = static_cast<std::int32_t>(n);
+            }
+          },
+          SomBestReducer<Real, Mem>(best));
+      bmu = best.index;
+      if (bmu < 0 || bmu >= tiles.width * tiles.height) {  // no finite distance (NaN weights): no update
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { h = som_digest_fold(h, bmu); });
+        team.team_barrier();
+        continue;
+      }
+      const std::int64_t bx = bmu % tiles.width, by = bmu / tiles.width, box = 2 * rule.reach + 1;
+      // The update: w += alpha (p - w) inside the rule around the BMU, within the grid.
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, box * box), [&](const std::int64_t k) {
+        const std::int64_t u = k % box - rule.reach, v = k / box - rule.reach, x = bx + u, y = by + v;
+        if (x < 0 || y < 0 || x >= tiles.width || y >= tiles.height || !rule.inside(u, v)) return;
+        const std::int64_t n = y * tiles.width + x;
+        w.r(n) += alpha * (p.r - w.r(n));
+        w.g(n) += alpha * (p.g - w.g(n));
+        w.b(n) += alpha * (p.b - w.b(n));
+      });
+      // Its tiles: those of the bounding box, clipped to the grid (a superset of the neurons updated).
+      const std::int64_t tx0 = (bx - rule.reach > 0 ? bx - rule.reach : 0) / tiles.side;
+      const std::int64_t ty0 = (by - rule.reach > 0 ? by - rule.reach : 0) / tiles.side;
+      const std::int64_t tx1 = (bx + rule.reach < tiles.width ? bx + rule.reach : tiles.width - 1) / tiles.side;
+      const std::int64_t ty1 = (by + rule.reach < tiles.height ? by + rule.reach : tiles.height - 1) / tiles.side;
+      const std::int64_t nx = tx1 - tx0 + 1;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nx * (ty1 - ty0 + 1)), [&](const std::int64_t k) {
+        const std::int64_t t = (ty0 + k / nx) * tiles.across + tx0 + k % nx;
+        const std::uint32_t bit = std::uint32_t(1) << (t % 32);
+        if ((Kokkos::atomic_fetch_or(&marked(t / 32), bit) & bit) == 0)
+          list(1 + Kokkos::atomic_fetch_add(&list(0), 1)) = static_cast<int>(t);
+      });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { h = som_digest_fold(h, bmu); });
+      team.team_barrier();
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      digest() = h;
+      last() = bmu;
+    });
+  }
+};
+
+// What samplers read (models/common/device_sampler.hpp): a weight channel.
 template <class Real, class Mem>
 struct SomReader {
   SomWeights<Real, Mem> w;
-  SomPending<Real, Mem> pending;
   KOKKOS_INLINE_FUNCTION Real operator()(int var, std::int64_t i) const {
-    const auto n = static_cast<std::int32_t>(i);
-    Real r = w.r(n), g = w.g(n), b = w.b(n);
-    if (pending.pixel >= 0) pending.apply(n, r, g, b);
-    return var == 0 ? r : var == 1 ? g : b;
+    return var == 0 ? w.r(i) : var == 1 ? w.g(i) : w.b(i);
   }
 };
 

@@ -24,8 +24,29 @@ double som_disc_r2(std::int64_t pass) {
   return r2;
 }
 
-std::int64_t som_device_bytes(std::int64_t neurons, std::int64_t pixels, std::int64_t real_bytes) {
-  return 3 * neurons * real_bytes + 3 * pixels + 2 * 16 + 8;
+int som_tile_side(std::int64_t width, std::int64_t height) {
+  int side = 8;
+  while (((width + side - 1) / side) * ((height + side - 1) / side) > (std::int64_t(1) << 18)) side *= 2;
+  return side;
+}
+
+std::int64_t som_tiles_reached(int side, int reach) {
+  const std::int64_t across = (2 * std::int64_t(reach) + side - 1) / side + 1;  // the box's 2 reach + 1 cells
+  return across * across;
+}
+
+int som_disc_reach(double r2) {
+  int b = static_cast<int>(std::ceil(std::sqrt(r2)));
+  while (double(b) * double(b) < r2) ++b;
+  while (b > 0 && double(b - 1) * double(b - 1) >= r2) --b;
+  return b;
+}
+
+std::int64_t som_device_bytes(std::int64_t width, std::int64_t height, std::int64_t pixels, std::int64_t real_bytes) {
+  const int side = som_tile_side(width, height);
+  const std::int64_t tiles = ((width + side - 1) / side) * ((height + side - 1) / side);
+  const std::int64_t best_bytes = real_bytes == 4 ? 8 : 16;  // SomBest<Real>: the distance and a 32-bit index
+  return 3 * width * height * real_bytes + 3 * pixels + kSomChunkInputs * tiles * best_bytes + 4 + 8;
 }
 
 namespace {

@@ -47,9 +47,26 @@ struct SomPlan : RunPlan {
 // Largest grid or picture: indices are 32-bit on the device.
 inline constexpr std::int64_t kSomMaxElements = 2147483647;
 
-// Device bytes of a run in `real_bytes` precision: three weight channels, the picture (3 bytes a pixel), the two
-// (distance, index) results and the digest.
-std::int64_t som_device_bytes(std::int64_t neurons, std::int64_t pixels, std::int64_t real_bytes);
+// How a run trains (som_kernels.hpp, som_simulation.hpp): chunks of up to kSomChunkInputs consecutive inputs, each
+// a pass for the inputs' minima per square tile of neurons and one team (at most kSomResolveTeamMax threads) that
+// takes the inputs in order. Longer chunks spread the two launches over more inputs, but every update makes more
+// tiles stale for the chunk's later inputs (docs/models/galbraith-som.md).
+inline constexpr int kSomChunkInputs = 40;
+inline constexpr int kSomResolveTeamMax = 1024;
+// Floating-point operations per neuron and input for its distance (3 scalings of the pixel, 3 differences, 3 squares,
+// 2 sums; som_distance and SomPixel); recomputed tiles and the neighbourhood's updates left out.
+inline constexpr int kSomFlopsPerNeuron = 11;
+// Side of the tiles: 8, doubled while the grid would have more than 2^18 tiles (the resolving team keeps a bit per
+// tile in its scratch memory).
+int som_tile_side(std::int64_t width, std::int64_t height);
+// Tiles of side `side` that a square of half-width `reach` (the update's bounding box) can overlap.
+std::int64_t som_tiles_reached(int side, int reach);
+// The half-width of the square that holds the disc u^2 + v^2 < r2: the least b with b^2 >= r2.
+int som_disc_reach(double r2);
+
+// Device bytes of a run in `real_bytes` precision: three weight channels, the picture (3 bytes a pixel), a chunk's
+// tile minima, the last BMU and the digest.
+std::int64_t som_device_bytes(std::int64_t width, std::int64_t height, std::int64_t pixels, std::int64_t real_bytes);
 
 SomPlan make_som_plan(const ExperimentConfig& cfg, const PlanRequest& request);
 // The plan keeps a pointer to its experiment: a temporary one would dangle.

@@ -1,11 +1,12 @@
 #pragma once
-// Trains a Galbraith SOM on one backend. One launch per step: a parallel_reduce over the neurons that first applies
-// the previous input's update (its BMU read from the device View the previous reduce wrote) and then finds the
-// current input's BMU into the other of two device Views. A reduce into a View of the backend's memory space does
-// not make the host wait, so the host only queues launches; it waits at checkpoints and at the end. After the last
-// step (and before a checkpoint is read) one more pass applies the update still pending.
+// Trains a Galbraith SOM on one backend, in chunks of consecutive inputs (som_kernels.hpp): step() queues an input;
+// a full chunk, the end of a pass (the disc's radius changes there), the last step, or anything that reads the
+// weights (a sampler, a checkpoint picture, the digest) launches the queued inputs as one chunk: a pass for their
+// tile minima and one team that resolves them in order, with the result of training them one at a time. The host
+// does not wait for a chunk; it waits at checkpoints and at the end.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -62,7 +63,7 @@ class SomSimulation {
   static MemoryStatement memory(const SomPlan& plan, const RunRequest&) {
     const auto hw = Backend::describe();
     MemoryStatement m;
-    m.device_bytes = double(som_device_bytes(plan.neurons(), plan.pixels(), sizeof(Real)));
+    m.device_bytes = double(som_device_bytes(plan.width, plan.height, plan.pixels(), sizeof(Real)));
     m.host_bytes = double(3 * plan.neurons()) * double(sizeof(Real) + 1);
     const double free = double(hw.free_memory_bytes);
     if (free > 0 && m.device_bytes > free)
@@ -72,7 +73,8 @@ class SomSimulation {
           plan.config->source.string(), plan.width, plan.height, plan.input->width, plan.input->height,
           byte_text(m.device_bytes), Backend::name, hw.device, byte_text(free),
           largest_fitting(plan.neurons(), free, [&](std::int64_t n) {
-            return double(som_device_bytes(n, plan.pixels(), sizeof(Real)));
+            const auto side = static_cast<std::int64_t>(std::ceil(std::sqrt(double(n))));  // a square grid
+            return double(som_device_bytes(side, side, plan.pixels(), sizeof(Real)));
           })));
     return m;
   }
@@ -81,7 +83,7 @@ class SomSimulation {
       : plan_(plan), n_(plan.neurons()), pixels_(plan.pixels()), out_dir_(request.out_dir),
         probe_cells_(request.probe_cells) {
     const auto hw = Backend::describe();
-    const std::int64_t need = som_device_bytes(n_, pixels_, sizeof(Real));
+    const std::int64_t need = som_device_bytes(plan.width, plan.height, pixels_, sizeof(Real));
     if (hw.free_memory_bytes > 0 && std::uint64_t(need) > hw.free_memory_bytes)
       throw std::runtime_error(fmt::format("a {} x {} SOM with a {} x {} picture needs {} bytes; {} ({}) has {} free",
                                            plan.width, plan.height, plan.input->width, plan.input->height, need,
@@ -95,40 +97,41 @@ class SomSimulation {
     Kokkos::deep_copy(image, Kokkos::View<const std::uint8_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                                  plan.input->rgb.data(), plan.input->rgb.size()));
     image_ = image;
-    for (auto& b : best_) b = Kokkos::View<SomBest<Real>, Mem>("som_best");
+    last_ = Kokkos::View<std::int32_t, Mem>("som_last_bmu");
     digest_ = Kokkos::View<std::uint64_t, Mem>("som_digest");
     Kokkos::deep_copy(digest_, kSomDigestStart);
-    pending_.image = image_;
-    pending_.width = static_cast<std::int32_t>(plan.width);
-    pending_.alpha = Real(plan.alpha);
+    tiles_ = SomTiles::of(plan.width, plan.height, som_tile_side(plan.width, plan.height));
+    tile_best_ = Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem>(no_init("som_tile_best"), kSomChunkInputs,
+                                                                          tiles_.count());
     // A checkpoint at the last step is the final picture.
     if (!out_dir_.empty())
       for (const auto c : plan.checkpoints)
         if (c < plan.steps) checkpoints_.push_back(c);
     res.connections = 3.0 * double(n_);  // weights
-    res.strategy = fmt::format("one reduce per step (update of the previous input fused with the BMU search), {} "
-                               "neighbourhood, input {} ({} x {})",
-                               to_string(plan.neighbourhood), plan.input_label, plan.input->width, plan.input->height);
+    res.strategy = fmt::format("chunks of up to {} inputs (tile minima of {}x{} neurons, then one team takes the "
+                               "inputs in order: the sequential result), {} neighbourhood, input {} ({} x {})",
+                               kSomChunkInputs, tiles_.side, tiles_.side, to_string(plan.neighbourhood),
+                               plan.input_label, plan.input->width, plan.input->height);
   }
 
   std::int64_t steps_per_call() const { return 1; }
   std::int64_t steps_done() const { return steps_; }
   void fence() { Exec().fence(); }
-  std::int64_t device_bytes() const { return som_device_bytes(n_, pixels_, sizeof(Real)); }
-  Reader state() const { return Reader{w_, pending_}; }
+  std::int64_t device_bytes() const { return som_device_bytes(plan_.width, plan_.height, pixels_, sizeof(Real)); }
+  // The weights after every input so far (launches the queued inputs first).
+  Reader state() {
+    train_queued();
+    return Reader{w_};
+  }
 
+  // Queues the next input; a chunk is launched when it is full, at the end of a pass and at the last step.
   void step() {
-    const std::int64_t k = steps_;
-    const auto& out = best_[k & 1];
-    const SomStep<Real, Mem> f{w_, pending_, digest_, k % pixels_};
-    Kokkos::parallel_reduce("kbrain::som::step", range(), f, SomBestReducer<Real, Mem>(out));
-    pending_.best = out;
-    pending_.pixel = k % pixels_;
-    pending_.rule = rule_of_pass(k / pixels_);
+    if (queued_ == 0) chunk_first_ = steps_;
+    ++queued_;
     ++steps_;
-    if (steps_ == plan_.steps) flush();  // the last input's update: part of the training
+    if (queued_ == kSomChunkInputs || steps_ % pixels_ == 0 || steps_ == plan_.steps) train_queued();
     if (next_checkpoint_ < checkpoints_.size() && checkpoints_[next_checkpoint_] == steps_) {
-      flush();
+      train_queued();
       due_.push_back(steps_);
       ++next_checkpoint_;
     }
@@ -151,10 +154,11 @@ class SomSimulation {
     if (plan_.neighbourhood == Neighbourhood::Disc)
       res.values.emplace_back("final_r2", som_disc_r2(std::max<std::int64_t>(0, steps_ - 1) / pixels_));
     res.figures.emplace_back("neuron_steps", double(n_) * double(steps_));
-    // compare's GB/s and flop/B: every step reads the grid's three channels (the neighbourhood's writes, a few dozen
-    // neurons, left out: a lower bound) and computes each neuron's distance
-    res.bytes_moved = double(n_) * double(steps_) * 3.0 * double(sizeof(Real));
-    res.flops = double(n_) * double(steps_) * double(SomStep<Real, Mem>::kFlopsPerNeuron);
+    // compare's GB/s and flop/B: every chunk reads the grid's three channels once and writes and reads its tile
+    // minima (the recomputed tiles and the neighbourhood's writes left out: a lower bound); every input computes
+    // each neuron's distance
+    res.bytes_moved = bytes_moved_;
+    res.flops = double(n_) * double(steps_) * double(kSomFlopsPerNeuron);
     if (!probe_cells_.empty()) {
       const Weights w = weights();
       for (const auto i : probe_cells_)
@@ -162,9 +166,9 @@ class SomSimulation {
     }
   }
 
-  // Host copies of the three channels after every input so far (applies the pending update first).
+  // Host copies of the three channels after every input so far.
   Weights weights() {
-    flush();
+    train_queued();
     Weights out;
     const Kokkos::View<Real*, Mem>* views[3] = {&w_.r, &w_.g, &w_.b};
     for (int c = 0; c < 3; ++c) {
@@ -173,9 +177,9 @@ class SomSimulation {
     }
     return out;
   }
-  // Replaces the weights (tests: grids with chosen, e.g. tied, weights). Applies the pending update first.
+  // Replaces the weights (tests: grids with chosen, e.g. tied, weights). Trains the queued inputs first.
   void set_weights(const Weights& w) {
-    flush();
+    train_queued();
     const Kokkos::View<Real*, Mem>* views[3] = {&w_.r, &w_.g, &w_.b};
     for (int c = 0; c < 3; ++c) {
       if (w[c].size() != static_cast<std::size_t>(n_)) throw std::invalid_argument("set_weights: one value per neuron");
@@ -183,15 +187,16 @@ class SomSimulation {
     }
   }
   // The BMU of the last input (-1 before the first step).
-  std::int32_t last_bmu() const {
+  std::int32_t last_bmu() {
     if (steps_ == 0) return -1;
-    SomBest<Real> b;
-    Kokkos::deep_copy(b, best_[(steps_ - 1) & 1]);
-    return b.index;
+    train_queued();
+    std::int32_t b = -1;
+    Kokkos::deep_copy(b, last_);
+    return b;
   }
-  // 53 bits of the digest of every BMU whose update has been applied, in order.
+  // 53 bits of the digest of every BMU so far, in order.
   double bmu_digest() {
-    flush();
+    train_queued();
     std::uint64_t h = 0;
     Kokkos::deep_copy(h, digest_);
     return double(h >> 11);
@@ -205,20 +210,39 @@ class SomSimulation {
     SomRule rule;
     rule.disc = plan_.neighbourhood == Neighbourhood::Disc;
     rule.half = kSomWindowHalf;
+    rule.reach = kSomWindowHalf;
     if (rule.disc) {
       if (pass != r2_pass_) {
         r2_ = som_disc_r2(pass);
         r2_pass_ = pass;
       }
       rule.r2 = r2_;
+      rule.reach = som_disc_reach(r2_);
     }
     return rule;
   }
-  // Applies the pending update now (a kernel queued behind the last reduce; the host does not wait).
-  void flush() {
-    if (pending_.pixel < 0) return;
-    Kokkos::parallel_for("kbrain::som::flush", range(), SomFlush<Real, Mem>{w_, pending_, digest_});
-    pending_.pixel = -1;
+  // Launches the queued inputs as one chunk (they lie in one pass); the host does not wait.
+  void train_queued() {
+    if (queued_ == 0) return;
+    const int inputs = static_cast<int>(queued_);
+    const std::int64_t first_pixel = chunk_first_ % pixels_;
+    const SomRule rule = rule_of_pass(chunk_first_ / pixels_);
+    Kokkos::parallel_for("kbrain::som::chunk_tiles",
+                         Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, tiles_.count() * inputs),
+                         SomChunkTiles<Real, Mem>{w_, image_, tile_best_, tiles_, first_pixel, inputs});
+    SomChunkResolve<Real, Exec> resolve{w_, image_, tile_best_, digest_, last_, tiles_, rule, Real(plan_.alpha),
+                                        first_pixel, inputs, 0};
+    resolve.list_capacity = static_cast<int>(std::min<std::int64_t>(
+        tiles_.count(), std::int64_t(inputs) * som_tiles_reached(tiles_.side, rule.reach)));
+    Kokkos::TeamPolicy<Exec> one(1, Kokkos::AUTO);
+    one.set_scratch_size(0, Kokkos::PerTeam(SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve.list_capacity)));
+    const int team = std::min(one.team_size_max(resolve, Kokkos::ParallelForTag()), kSomResolveTeamMax);
+    Kokkos::TeamPolicy<Exec> policy(1, team);
+    policy.set_scratch_size(0, Kokkos::PerTeam(SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve.list_capacity)));
+    Kokkos::parallel_for("kbrain::som::chunk_resolve", policy, resolve);
+    bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real)) +
+                    2.0 * double(inputs) * double(tiles_.count()) * double(sizeof(SomBest<Real>));
+    queued_ = 0;
   }
   void write_picture(const std::string& name) {
     if (out_dir_.empty()) return;
@@ -233,9 +257,12 @@ class SomSimulation {
   std::vector<std::int64_t> probe_cells_;
   SomWeights<Real, Mem> w_;
   Kokkos::View<const std::uint8_t*, Mem> image_;
-  Kokkos::View<SomBest<Real>, Mem> best_[2];
+  SomTiles tiles_;
+  Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem> tile_best_;
+  Kokkos::View<std::int32_t, Mem> last_;
   Kokkos::View<std::uint64_t, Mem> digest_;
-  SomPending<Real, Mem> pending_;
+  std::int64_t chunk_first_ = 0, queued_ = 0;  // the queued inputs: steps chunk_first_ ... chunk_first_ + queued_ - 1
+  double bytes_moved_ = 0;
   std::vector<std::int64_t> checkpoints_, due_;
   std::size_t next_checkpoint_ = 0;
   double r2_ = kSomDiscStartR2;
