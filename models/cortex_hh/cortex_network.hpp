@@ -1,14 +1,15 @@
 #pragma once
 // Drives the Wang 2012 cortical HH network on one backend. One network step (network_dt; = dt for the basic
-// method):
+// method), all launched without waiting for the device:
 //   1. TPM only: partition the neurons into active / inactive by v (scan) -> `order`;
 //   2. the neuron kernel (cortex_step.hpp): arrivals, S sub-steps in registers, first spike sub-step per neuron;
-//   3. parallel_scan compacts the spike flags (ascending index; the count comes back to the host: one
-//      synchronisation per network step, i.e. per 1 ms with EAI);
-//   4. one team per spike adds its synapses' fixed-point weights into the targets' circular event tables
-//      (ring slot step + 1 + delay, delays in network steps, EAI: nearest network step to the exact arrival;
-//      integer sums: identical on every backend);
-//   5. optionally the spikes go to a device log as (global sub-step + 1, neuron).
+//   3. parallel_scan compacts the spike flags (ascending index) and appends the spikes to the device log; the
+//      step's count stays in a device counter (cortex_exchange.hpp);
+//   4. a fixed league of teams takes the step's spikes in turn and adds their synapses' fixed-point weights into
+//      the targets' circular event tables (ring slot step + 1 + delay, delays in network steps, EAI: nearest
+//      network step to the exact arrival; integer sums: identical on every backend).
+// The host waits only to drain the spike log, and before the log could overflow (it counts the steps that are safe
+// even if every neuron spiked in each), as the point driver does (models/point/point_network.hpp).
 // Same interface as point::PointNetworkSimulation, with step() advancing substeps() sub-steps of dt.
 #include <algorithm>
 #include <cstdint>
@@ -18,6 +19,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/kokkos_compat.hpp"
+#include "models/cortex_hh/cortex_exchange.hpp"
 #include "models/cortex_hh/cortex_step.hpp"
 #include "models/point/point_setup.hpp"
 #include "models/point/point_state.hpp"
@@ -76,20 +79,34 @@ class CortexHhSimulation {
       lut_ = lut;
     }
     if (params_.tpm) order_ = Kokkos::View<int*, Mem>("cortex_tpm_order", neurons_);
+    counters_ = Kokkos::View<long long*, Mem>("cortex_spike_counters", kCortexCounters);
+    counters_host_ = Kokkos::create_mirror_view(counters_);
+    // GPUs: about one team per 32 neurons takes the step's spikes in turn; CPUs: one per thread.
+    deliver_league_ = Backend::is_gpu ? static_cast<int>(std::clamp<std::int64_t>(neurons_ / 32, 64, 8192))
+                                      : std::max(1, kx::concurrency<Exec>());
   }
 
-  void enable_spike_log(std::int64_t capacity = std::int64_t(1) << 20) {
+  // Keep every neuron spike in a device log of `capacity` events (default: room for 64 network steps of every
+  // neuron spiking on a GPU, 2 on the CPU, within [2^20 (GPU) or 2^16, 2^26]); drain_spikes() empties it. The host
+  // moves it into its own buffer before it could overflow. Before the first step.
+  void enable_spike_log(std::int64_t capacity = 0) {
+    if (network_steps_ > 0) throw std::logic_error("enable_spike_log after the first step");
+    if (capacity <= 0)
+      capacity = std::clamp<std::int64_t>((Backend::is_gpu ? 64 : 2) * neurons_,
+                                          std::int64_t(1) << (Backend::is_gpu ? 20 : 16), std::int64_t(1) << 26);
     log_capacity_ = std::max<std::int64_t>(capacity, neurons_);
     log_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cortex_spike_log"),
                                    2 * log_capacity_);
+    log_safe_steps_ = 0;
   }
 
   int substeps() const { return static_cast<int>(params_.substeps()); }
 
-  // Advances one network step (substeps() sub-steps); returns the number of neurons that spiked in it.
-  std::int64_t step() {
+  // Advances one network step (substeps() sub-steps), asynchronously on a GPU.
+  void step() {
     const std::int64_t S = substeps();
     if ((network_steps_ + 1) * S >= INT32_MAX) throw std::runtime_error("more than 2^31-2 sub-steps in one run");
+    if (log_capacity_ > 0 && log_safe_steps_ <= 0) check_log();
     const int n = static_cast<int>(network_steps_);
     const auto policy = Kokkos::RangePolicy<Exec>(0, neurons_);
     if (params_.tpm) {
@@ -98,26 +115,23 @@ class CortexHhSimulation {
     }
     if (params_.lut) launch<true>(n);
     else launch<false>(n);
-    int count = 0;
-    CortexCompactFunctor<Mem> compact{flags_, list_};
-    Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact, count);
-    if (count > 0 && synapses_.count > 0) {
-      CortexDeliverFunctor<Exec> deliver{synapses_, list_, flags_, ring_, n, slots_, substeps()};
-      Kokkos::parallel_for("kbrain::cortex::deliver", Kokkos::TeamPolicy<Exec>(count, Kokkos::AUTO), deliver);
-    }
-    if (count > 0 && log_capacity_ > 0) {
-      if (log_used_ + count > log_capacity_) move_log_to_host();
-      CortexLogFunctor<Mem> f{list_, flags_, log_, static_cast<int>(log_used_), static_cast<int>(n * S)};
-      Kokkos::parallel_for("kbrain::cortex::log", Kokkos::RangePolicy<Exec>(0, count), f);
-      log_used_ += count;
-    }
+    CortexCompactFunctor<Mem> compact{flags_, list_, counters_, log_, log_capacity_, static_cast<int>(neurons_),
+                                      static_cast<int>(n * S)};
+    Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact);
+    const bool deliver = synapses_.count > 0;
+    CortexDeliverFunctor<Exec> f{synapses_, list_, flags_, ring_, counters_, log_capacity_, n, slots_, substeps(),
+                                 deliver};
+    Kokkos::parallel_for("kbrain::cortex::deliver",
+                         Kokkos::TeamPolicy<Exec>(deliver ? deliver_league_ : 1, Kokkos::AUTO), f);
     ++network_steps_;
-    total_spikes_ += count;
-    return count;
+    --log_safe_steps_;
   }
 
-  // Neuron spikes so far (the runner's interface; known on the host after every step).
-  std::int64_t total_spikes() const { return total_spikes_; }
+  // Neuron spikes so far (waits for the device).
+  std::int64_t total_spikes() {
+    read_counters();
+    return counters_host_(kTotalSpikes);
+  }
 
   // Neuron spikes since the last drain as (sub-steps done, neuron), sorted.
   SpikeEvents drain_spikes() {
@@ -167,13 +181,31 @@ class CortexHhSimulation {
                          Kokkos::RangePolicy<Exec>(0, neurons_), f);
   }
 
+  void read_counters() {
+    fence();
+    Kokkos::deep_copy(counters_host_, counters_);
+    if (counters_host_(kLogOverflow) != 0) throw std::logic_error("spike log overflow (host check missed)");
+  }
+
+  // Moves the log to the host when another step might not fit; then counts the steps that surely fit.
+  void check_log() {
+    read_counters();
+    if (log_capacity_ - counters_host_(kLogUsed) < neurons_) move_log_to_host();
+    log_safe_steps_ = (log_capacity_ - counters_host_(kLogUsed)) / neurons_;
+  }
+
   void move_log_to_host() {
-    if (log_used_ == 0) return;
-    auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * log_used_));
+    if (log_capacity_ == 0) return;
+    read_counters();
+    const std::int64_t used = counters_host_(kLogUsed);
+    if (used == 0) return;
+    auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * used));
     auto h = Kokkos::create_mirror_view(sub);
     Kokkos::deep_copy(h, sub);
-    for (std::int64_t k = 0; k < log_used_; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
-    log_used_ = 0;
+    for (std::int64_t k = 0; k < used; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
+    counters_host_(kLogUsed) = 0;
+    Kokkos::deep_copy(Kokkos::subview(counters_, int(kLogUsed)), 0LL);
+    log_safe_steps_ = log_capacity_ / neurons_;
   }
 
   point::PointParameters params_;
@@ -184,13 +216,15 @@ class CortexHhSimulation {
   spiking::DeviceSynapses<Mem> synapses_;
   std::vector<std::int64_t> offsets_;
   spiking::GenerationTimes generation_;
-  int slots_ = 1;
+  int slots_ = 1, deliver_league_ = 1;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
+  Kokkos::View<long long*, Mem> counters_;
+  typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
   Kokkos::View<int*, Mem> flags_, list_, log_, order_;
   Kokkos::View<const Real*, Mem, Kokkos::MemoryTraits<Kokkos::RandomAccess>> lut_;
-  std::int64_t log_capacity_ = 0, log_used_ = 0;
+  std::int64_t log_capacity_ = 0, log_safe_steps_ = 0;
   SpikeEvents host_events_;
-  std::int64_t network_steps_ = 0, total_spikes_ = 0;
+  std::int64_t network_steps_ = 0;
 };
 
 }  // namespace kbrain::cortex
