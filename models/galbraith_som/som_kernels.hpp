@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/kokkos_compat.hpp"
 #include "core/rng/counter_rng.hpp"
 
 namespace kbrain::galbraith {
@@ -196,7 +197,7 @@ struct SomChunkResolve {
   int inputs = 1;
   int list_capacity = 1;  // at least inputs * the tiles one update can reach
 
-  static int words(const SomTiles& t) { return static_cast<int>((t.count() + 31) / 32); }
+  KOKKOS_INLINE_FUNCTION static int words(const SomTiles& t) { return static_cast<int>((t.count() + 31) / 32); }
   static std::size_t scratch_bytes(const SomTiles& t, int list_capacity) {
     return Words::shmem_size(words(t)) + Ints::shmem_size(list_capacity + 1);
   }
