@@ -3,8 +3,6 @@
 //                                             80 synapses per neuron, in the self-sustained regime
 //   point_step_launched/cuda/...              the same with every step's kernels launched one by one (the
 //                                             product replays a recorded step: a CUDA graph)
-//   point_step_kernel_delivery/cuda/...       the same with a delivery kernel after the neuron kernel (the
-//                                             product's neuron kernel delivers its own spikes on GPUs)
 //   spike_delivery/<backend>/<N>               delivery of N/100 spikes x 80 synapses into the ring (fixed point)
 // Counters: ns_per_neuron_step, synaptic_events_per_second.
 #include <benchmark/benchmark.h>
@@ -73,10 +71,10 @@ void bm_point_phases(benchmark::State& state, const point::PointSetup& setup) {
   state.counters["us_deliver"] = 1e6 * t[2] / double(steps);
 }
 
-template <class Backend, class Real, bool Replay = true, bool EmitDeliver = Backend::is_gpu>
+template <class Backend, class Real, bool Replay = true>
 void bm_point_step(benchmark::State& state, std::string set_name, std::int64_t neurons, int in_degree = 80) {
   const auto setup = bench_setup(set_name, neurons, in_degree);
-  point::PointNetworkSimulation<Backend, Real, Backend::is_gpu, point::NoStepProbe, Replay, EmitDeliver> sim(setup);
+  point::PointNetworkSimulation<Backend, Real, Backend::is_gpu, point::NoStepProbe, Replay> sim(setup);
   sim.enable_spike_log();  // as the runner does: the host drains the log when it could overflow
   for (int n = 0; n < 200; ++n) sim.step();  // past the initial transient
   std::int64_t steps = 0;
@@ -88,7 +86,6 @@ void bm_point_step(benchmark::State& state, std::string set_name, std::int64_t n
   sim.fence();
   const std::int64_t spikes = sim.total_spikes() - spikes_before;
   state.counters["replayed"] = sim.replays_steps() ? 1 : 0;
-  state.counters["emit_delivers"] = sim.emit_delivers() ? 1 : 0;
   state.counters["ns_per_neuron_step"] = benchmark::Counter(
       double(neurons) * double(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["synaptic_events_per_second"] =
@@ -139,16 +136,6 @@ void register_backend() {
             ->Unit(benchmark::kMicrosecond)->UseRealTime();
         benchmark::RegisterBenchmark(("point_step_launched/" + b + "/double/" + tag).c_str(),
                                      [=](benchmark::State& s) { bm_point_step<Backend, double, false>(s, set, n); })
-            ->Unit(benchmark::kMicrosecond)->UseRealTime();
-      }
-      if (Backend::is_gpu) {
-        benchmark::RegisterBenchmark(
-            ("point_step_kernel_delivery/" + b + "/float/" + tag).c_str(),
-            [=](benchmark::State& s) { bm_point_step<Backend, float, true, false>(s, set, n); })
-            ->Unit(benchmark::kMicrosecond)->UseRealTime();
-        benchmark::RegisterBenchmark(
-            ("point_step_kernel_delivery/" + b + "/double/" + tag).c_str(),
-            [=](benchmark::State& s) { bm_point_step<Backend, double, true, false>(s, set, n); })
             ->Unit(benchmark::kMicrosecond)->UseRealTime();
       }
     }

@@ -16,11 +16,7 @@
 //    same with a warp for a team (GPUs);
 //  - DenseDeliverFunctor: for dense neuron->neuron storage, one thread per target sums the weight-matrix column
 //    entries of the step's spiking neurons (coalesced row reads, no atomics, fixed order);
-//  - PoissonSourcesFunctor: source s spikes at step n when uniform(seed, s, n) < rate * dt;
-//  - EmitDelivery (GPUs, CSR synapses, no Poisson sources): the neuron kernel delivers its own spikes. Each warp
-//    takes its spiking lanes in turn, its lanes the spike's synapses; the last warp to finish runs the step's
-//    bookkeeping. The step is then one kernel, not two: on a small network launches, not work, bound the step. The
-//    ring needs max_delay + 2 slots, so that no arrival lands in the slot this step's neurons are still reading.
+//  - PoissonSourcesFunctor: source s spikes at step n when uniform(seed, s, n) < rate * dt.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -39,30 +35,6 @@ enum SpikeCounter : int { LogUsed = 0, TotalSpikes = 1, LogOverflow = 2, StepSpi
                           kSpikeCounters = 7 };
 KOKKOS_INLINE_FUNCTION int step_counter(int step) { return StepSpikes + 2 * (step & 1); }
 
-// Adds synapse k's fixed-point weight into its target's ring slot for step + 1 + delay (native 64-bit integer
-// atomics: the sums do not depend on the order).
-template <class Mem>
-KOKKOS_INLINE_FUNCTION void deliver_synapse(const DeviceSynapses<Mem>& syn,
-                                            const Kokkos::View<long long**, Kokkos::LayoutRight, Mem>& ring,
-                                            const int step, const int slots, const int receptors,
-                                            const std::int64_t k) {
-  const int dr = syn.delay_receptor(k);
-  const int slot = (step + 1 + (dr >> 1)) % slots;
-  kx::atomic_add_i64(&ring(slot * receptors + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
-}
-
-// The neuron kernel's own delivery (GPUs; see the header comment). `done` counts the neurons of the step that have
-// finished; it is 0 between steps.
-template <class Mem>
-struct EmitDelivery {
-  DeviceSynapses<Mem> syn;
-  Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * receptors + receptor, neuron)
-  Kokkos::View<unsigned int, Mem> done;
-  int slots = 2, receptors = 2;
-  unsigned int neurons = 0;
-  bool on = false;
-};
-
 template <class Mem>
 struct SpikeSink {
   Kokkos::View<int*, Mem> flags;  // flags: 1 if index i spiked this step
@@ -72,64 +44,22 @@ struct SpikeSink {
   long long log_capacity = 0;     // events
   int neurons = 0;                // indices below are neurons (logged), the rest Poisson sources
   bool append = false;
-  EmitDelivery<Mem> delivery;     // delivery.on: the neuron kernel delivers (every neuron must call emit once)
-  StepClock<Mem> clock;           // with delivery.on: the clock the last warp moves on
 
   KOKKOS_INLINE_FUNCTION void emit(const int i, const bool spike, const int step) const {
     if (!append) {
       flags(i) = spike ? 1 : 0;
       return;
     }
-    if (spike) {
-      const int slot = step_counter(step);
-      list(kx::atomic_increment_i64(&counters(slot))) = i;
-      if (i < neurons) {
-        const long long at = counters(LogUsed) + kx::atomic_increment_i64(&counters(slot + 1));
-        if (log_capacity > 0 && at < log_capacity) {
-          log(2 * at) = step + 1;  // logged as updates done
-          log(2 * at + 1) = i;
-        }
+    if (!spike) return;
+    const int slot = step_counter(step);
+    list(kx::atomic_increment_i64(&counters(slot))) = i;
+    if (i < neurons) {
+      const long long at = counters(LogUsed) + kx::atomic_increment_i64(&counters(slot + 1));
+      if (log_capacity > 0 && at < log_capacity) {
+        log(2 * at) = step + 1;  // logged as updates done
+        log(2 * at + 1) = i;
       }
     }
-    if (delivery.on) deliver_and_finish(i, spike, step);
-  }
-
- private:
-  // The warp delivers its lanes' spikes, then counts its lanes as done; the lanes that complete the count run the
-  // step's bookkeeping (they read the counters past the L1 cache: other multiprocessors changed them).
-  KOKKOS_INLINE_FUNCTION void deliver_and_finish(const int i, const bool spike, const int step) const {
-#if defined(__CUDA_ARCH__)
-    const unsigned mask = __activemask();
-    unsigned lane;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
-    const int rank = __popc(mask & ((1u << lane) - 1u)), width = __popc(mask);
-    for (unsigned spikers = __ballot_sync(mask, spike); spikers != 0; spikers &= spikers - 1) {
-      const int pre = __shfl_sync(mask, i, __ffs(spikers) - 1);
-      const std::int64_t end = delivery.syn.offsets(pre + 1);
-      for (std::int64_t k = delivery.syn.offsets(pre) + rank; k < end; k += width)
-        deliver_synapse(delivery.syn, delivery.ring, step, delivery.slots, delivery.receptors, k);
-    }
-    __threadfence();  // this lane's spikes, log entries and arrivals are visible before it counts as done
-    __syncwarp(mask);
-    if (rank == 0 && atomicAdd(delivery.done.data(), unsigned(width)) + unsigned(width) == delivery.neurons) {
-      __threadfence();
-      volatile long long* c = counters.data();
-      const int slot = step_counter(step), next = slot == StepSpikes ? StepSpikes + 2 : StepSpikes;
-      c[next] = 0;
-      c[next + 1] = 0;
-      c[TotalSpikes] = c[TotalSpikes] + c[slot];
-      if (log_capacity > 0) {
-        const long long used = c[LogUsed] + c[slot + 1];
-        if (used > log_capacity) c[LogOverflow] = 1;
-        c[LogUsed] = used > log_capacity ? log_capacity : used;
-      }
-      *delivery.done.data() = 0;
-      clock.words(0) = step + 1;
-    }
-#else
-    // Host backends collect flags and deliver in a kernel of their own: the delivery is never on there.
-    (void)i, (void)spike, (void)step;
-#endif
   }
 };
 
@@ -191,6 +121,18 @@ struct StepAdvanceFunctor {
   StepClock<Mem> clock;
   KOKKOS_INLINE_FUNCTION void operator()(const int) const { advance_step(counters, log_capacity, clock); }
 };
+
+// Adds synapse k's fixed-point weight into its target's ring slot for step + 1 + delay (native 64-bit integer
+// atomics: the sums do not depend on the order).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION void deliver_synapse(const DeviceSynapses<Mem>& syn,
+                                            const Kokkos::View<long long**, Kokkos::LayoutRight, Mem>& ring,
+                                            const int step, const int slots, const int receptors,
+                                            const std::int64_t k) {
+  const int dr = syn.delay_receptor(k);
+  const int slot = (step + 1 + (dr >> 1)) % slots;
+  kx::atomic_add_i64(&ring(slot * receptors + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
+}
 
 template <class Exec>
 struct SpikeDeliverFunctor {

@@ -53,14 +53,6 @@ point::PointSetup coba_with_sources(std::uint64_t seed) {
   return point::make_point_setup(set.params, set.initial, ns, drive);
 }
 
-// The same network without Poisson sources: on GPUs its neuron kernel delivers its own spikes.
-point::PointSetup coba_without_sources(std::uint64_t seed) {
-  point::PointSetup setup = coba_with_sources(seed);
-  setup.network.poisson_sources = 0;
-  setup.poisson_rate_hz = 0;
-  return setup;
-}
-
 }  // namespace
 
 TEST_SUITE("spiking_core") {
@@ -221,41 +213,6 @@ TEST_SUITE("spiking_core") {
     CHECK(totals[0] == totals[1]);
   }
   TEST_CASE_TEMPLATE_APPLY(replay_matches_launch, KBRAIN_TEST_BACKENDS);
-
-  TEST_CASE_TEMPLATE_DEFINE("delivery inside the neuron kernel (GPUs) gives the run of a delivery kernel, bit for bit",
-                            Backend, emit_delivery_matches_kernel) {
-    const auto setup = coba_without_sources(11);
-    std::vector<std::pair<std::int64_t, std::int64_t>> spikes[2];
-    std::vector<double> v[2];
-    std::int64_t totals[2] = {0, 0};
-    bool emitted[2] = {false, false};
-    const auto run = [&](auto* sim_type, int emit) {
-      std::remove_pointer_t<decltype(sim_type)> sim(setup);
-      sim.enable_spike_log(1 << 14);  // small: the host drains it several times
-      for (int n = 0; n < 2000; ++n) {
-        sim.step();
-        if (n == 901) spikes[emit] = sim.drain_spikes();
-      }
-      const auto rest = sim.drain_spikes();
-      spikes[emit].insert(spikes[emit].end(), rest.begin(), rest.end());
-      v[emit] = sim.variable(point::V);
-      totals[emit] = sim.total_spikes();
-      emitted[emit] = sim.emit_delivers();
-    };
-    using point::NoStepProbe;
-    constexpr bool gpu = Backend::is_gpu;
-    run(static_cast<point::PointNetworkSimulation<Backend, double, gpu, NoStepProbe, true, false>*>(nullptr), 0);
-    run(static_cast<point::PointNetworkSimulation<Backend, double, gpu, NoStepProbe, true, true>*>(nullptr), 1);
-    CHECK(!emitted[0]);
-    CHECK(emitted[1] == gpu);
-    REQUIRE(spikes[0].size() > 1000);
-    CHECK(std::is_sorted(spikes[1].begin(), spikes[1].end()));
-    CHECK(spikes[0] == spikes[1]);
-    CHECK(v[0] == v[1]);
-    CHECK(totals[0] == totals[1]);
-    CHECK(totals[0] == static_cast<std::int64_t>(spikes[0].size()));
-  }
-  TEST_CASE_TEMPLATE_APPLY(emit_delivery_matches_kernel, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE_TEMPLATE_DEFINE("dense storage delivers exactly what the CSR delivers, sources staying in CSR", Backend,
                             dense_matches_csr) {

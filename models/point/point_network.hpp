@@ -14,8 +14,6 @@
 //      fixed-point weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the
 //      weight matrix column of the step's spiking neurons instead. One thread of the step's last kernel moves the
 //      log and total counters and the clock on (a kernel of its own when nothing is delivered).
-//      GPUs with CSR synapses and no Poisson sources skip 4: the neuron kernel delivers its own spikes, a warp at a
-//      time, and its last warp moves the counters and the clock on (spiking::EmitDelivery): one kernel per step.
 // Where the backend declares a step graph (CUDA), the step's launches are recorded once and replayed every step:
 // a small network's step is bound by launches, not work (docs/performance.md, "Small spiking networks"). Its
 // kernels of one index per thread go through the backend's chained launch where it has one (Hopper and later).
@@ -66,10 +64,8 @@ struct DirectSteps {
 // AtomicAppend: spike lists by atomic append (default on GPUs) or by parallel_scan (default on CPUs); both deliver
 // the same input. Probe: NoStepProbe, or a benchmark's (a probe sees each phase, so its steps are not recorded).
 // Replay: record the step once and replay it where the backend declares a step graph (benchmarks compare false).
-// EmitDeliver: the neuron kernel delivers its own spikes where it can (GPUs with atomic append, CSR synapses and no
-// Poisson sources); false: a delivery kernel (benchmarks and tests compare the two).
 template <class Backend, class Real, bool AtomicAppend = Backend::is_gpu, class Probe = NoStepProbe,
-          bool Replay = true, bool EmitDeliver = Backend::is_gpu>
+          bool Replay = true>
 class PointNetworkSimulation {
  public:
   using Exec = typename Backend::execution_space;
@@ -105,11 +101,7 @@ class PointNetworkSimulation {
       generation_ = made.times;
     }
     receptors_ = params_.receptors();
-    emit_delivers_ = EmitDeliver && AtomicAppend && Backend::is_gpu && synapses_.count > 0 && dense_.empty() &&
-                     sources_ == 0;
-    // Delivery in the neuron kernel writes while other neurons of the step still read their slot: one more slot.
-    slots_ = synapses_.max_delay + (emit_delivers_ ? 2 : 1);
-    done_ = Kokkos::View<unsigned int, Mem>("spike_emit_done");
+    slots_ = synapses_.max_delay + 1;
     counters_ = Kokkos::View<long long*, Mem>("spike_counters", spiking::kSpikeCounters);
     counters_host_ = Kokkos::create_mirror_view(counters_);
     clock_ = spiking::make_step_clock<Mem>(0);
@@ -161,8 +153,6 @@ class PointNetworkSimulation {
 
   // Whether the steps are replayed from a recording (a backend with a step graph, after the first step).
   bool replays_steps() const { return steps_.recorded(); }
-  // Whether the neuron kernel delivers its own spikes (one kernel per step).
-  bool emit_delivers() const { return emit_delivers_; }
 
   Probe& probe() { return probe_; }
 
@@ -215,11 +205,6 @@ class PointNetworkSimulation {
     probe_.begin();
     spiking::SpikeSink<Mem> sink{flags_, list_, counters_, log_, log_capacity_, static_cast<int>(neurons_),
                                  AtomicAppend};
-    if (emit_delivers_) {
-      sink.delivery = spiking::EmitDelivery<Mem>{synapses_, ring_, done_, slots_, receptors_,
-                                                 static_cast<unsigned int>(neurons_), true};
-      sink.clock = clock_;
-    }
     StepInputs<Real, Mem> in;
     in.ring = ring_;
     in.slots = slots_;
@@ -243,7 +228,7 @@ class PointNetworkSimulation {
       Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(exec, 0, size), compact);
     }
     probe_.lap(StepPhase::Compact);
-    const bool csr = synapses_.count > 0 && !emit_delivers_, dense = !dense_.empty();
+    const bool csr = synapses_.count > 0, dense = !dense_.empty();
     if (csr) {
       if constexpr (Backend::is_gpu) {
         launch_range(exec, "kbrain::spiking::deliver", deliver_league_ * 32,
@@ -262,7 +247,7 @@ class PointNetworkSimulation {
       Kokkos::parallel_for("kbrain::spiking::deliver_dense",
                            kx::light_weight(Kokkos::RangePolicy<Exec>(exec, 0, neurons_)), deliver);
     }
-    if (!csr && !dense && !emit_delivers_)
+    if (!csr && !dense)
       Kokkos::parallel_for("kbrain::spiking::advance", kx::light_weight(Kokkos::RangePolicy<Exec>(exec, 0, 1)),
                            spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_, clock_});
     probe_.lap(StepPhase::Deliver);
@@ -344,8 +329,6 @@ class PointNetworkSimulation {
   std::vector<std::int64_t> offsets_;
   spiking::GenerationTimes generation_;
   int receptors_ = 2, slots_ = 1, deliver_league_ = 1;
-  bool emit_delivers_ = false;
-  Kokkos::View<unsigned int, Mem> done_;
   Probe probe_;
   spiking::StepClock<Mem> clock_;
   Steps steps_;
