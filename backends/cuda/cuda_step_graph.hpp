@@ -9,7 +9,8 @@
 // That stream is created blocking, so it is ordered with Kokkos' default instance where that is the legacy default
 // stream (Kokkos 3.x); where Kokkos' default instance has a stream of its own, replay() orders the two by events.
 // If the launches cannot be captured (a library call that is illegal while capturing), record() says so and the
-// model launches directly on exec().
+// model launches directly on exec(). It holds kGraphs recordings on its one stream (e.g. one step, and several steps
+// in one graph, so that one replay launches them all): replays of either run in the order they are issued.
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -21,6 +22,8 @@ namespace kbrain {
 
 class CudaStepGraph {
  public:
+  static constexpr int kGraphs = 2;
+
   CudaStepGraph() {
     check(cudaStreamCreate(&stream_), "cudaStreamCreate");
     exec_ = Kokkos::Cuda(stream_);  // the one-argument form: the stream stays ours (every Kokkos 3.4-5.x)
@@ -34,7 +37,8 @@ class CudaStepGraph {
   CudaStepGraph& operator=(const CudaStepGraph&) = delete;
   ~CudaStepGraph() {
     cudaStreamSynchronize(stream_);
-    if (graph_exec_ != nullptr) cudaGraphExecDestroy(graph_exec_);
+    for (cudaGraphExec_t g : graph_exec_)
+      if (g != nullptr) cudaGraphExecDestroy(g);
     exec_ = Kokkos::Cuda();  // drop Kokkos' reference to the stream before destroying it
     if (before_ != nullptr) cudaEventDestroy(before_);
     if (after_ != nullptr) cudaEventDestroy(after_);
@@ -42,12 +46,13 @@ class CudaStepGraph {
   }
 
   const Kokkos::Cuda& exec() const { return exec_; }
-  bool recorded() const { return graph_exec_ != nullptr; }
+  bool recorded(int which = 0) const { return graph_exec_[which] != nullptr; }
 
-  // Records the launches launch(exec()) issues, without running them. False when the stream could not be
-  // captured: nothing was launched, and the caller launches directly.
+  // Records the launches launch(exec()) issues as graph `which`, without running them. False when the stream could
+  // not be captured: nothing was launched, and the caller launches directly.
   template <class Launch>
-  bool record(Launch&& launch) {
+  bool record(Launch&& launch, int which = 0) {
+    cudaGraphExec_t& recording = graph_exec_[which];
     exec_.fence();
     if (cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed) != cudaSuccess) {
       cudaGetLastError();
@@ -62,19 +67,19 @@ class CudaStepGraph {
     cudaGraph_t graph = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(stream_, &graph);
     bool ok = launched && ended == cudaSuccess && graph != nullptr &&
-              cudaGraphInstantiateWithFlags(&graph_exec_, graph, 0) == cudaSuccess;
+              cudaGraphInstantiateWithFlags(&recording, graph, 0) == cudaSuccess;
     if (graph != nullptr) cudaGraphDestroy(graph);
     if (!ok) {
-      graph_exec_ = nullptr;
+      recording = nullptr;
       cudaGetLastError();  // capture errors are not sticky: clear the last one
     }
     return ok;
   }
 
-  // Runs the recorded step, asynchronously.
-  void replay() {
+  // Runs recording `which`, asynchronously.
+  void replay(int which = 0) {
     after_default_stream();
-    check(cudaGraphLaunch(graph_exec_, stream_), "cudaGraphLaunch");
+    check(cudaGraphLaunch(graph_exec_[which], stream_), "cudaGraphLaunch");
     before_default_stream();
   }
 
@@ -106,7 +111,7 @@ class CudaStepGraph {
   cudaStream_t stream_ = nullptr, default_stream_ = nullptr;
   cudaEvent_t before_ = nullptr, after_ = nullptr;
   Kokkos::Cuda exec_;
-  cudaGraphExec_t graph_exec_ = nullptr;
+  cudaGraphExec_t graph_exec_[kGraphs] = {nullptr, nullptr};
 };
 
 }  // namespace kbrain

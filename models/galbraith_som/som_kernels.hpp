@@ -184,6 +184,8 @@ struct SomChunkResolve {
   using Scratch = typename Exec::scratch_memory_space;
   using Words = Kokkos::View<std::uint32_t*, Scratch, Kokkos::MemoryUnmanaged>;
   using Ints = Kokkos::View<int*, Scratch, Kokkos::MemoryUnmanaged>;
+  using Bests = Kokkos::View<SomBest<Real>*, Scratch, Kokkos::MemoryUnmanaged>;
+  static constexpr int kBatch = 8;
 
   SomWeights<Real, Mem> w;
   Kokkos::View<const std::uint8_t*, Mem> image;
@@ -198,46 +200,64 @@ struct SomChunkResolve {
   int list_capacity = 1;  // at least inputs * the tiles one update can reach
 
   KOKKOS_INLINE_FUNCTION static int words(const SomTiles& t) { return static_cast<int>((t.count() + 31) / 32); }
-  static std::size_t scratch_bytes(const SomTiles& t, int list_capacity) {
-    return Words::shmem_size(words(t)) + Ints::shmem_size(list_capacity + 1);
+  static std::size_t scratch_bytes(const SomTiles& t, int list_capacity, int team_size) {
+    return Words::shmem_size(words(t)) + Ints::shmem_size(list_capacity + 1) + Bests::shmem_size(team_size);
+  }
+
+  // Candidate k of input j: a tile's minimum at the chunk's first weights if no update has reached the tile
+  // (k < T), else a neuron of an updated tile at the current weights; none (the identity) otherwise.
+  KOKKOS_INLINE_FUNCTION SomBest<Real> candidate(std::int64_t k, int j, std::int64_t items, const SomPixel<Real, Mem>& p,
+                                                 const Words& marked, const Ints& list) const {
+    const SomBest<Real> none{Kokkos::reduction_identity<Real>::min(), 2147483647};
+    const std::int64_t T = tiles.count();
+    if (k >= items) return none;
+    if (k < T) return (marked(k / 32) & (std::uint32_t(1) << (k % 32))) ? none : tile_best(j, k);
+    const int cells = tiles.cells();
+    const std::int64_t c = k - T;
+    const std::int64_t n = tiles.neuron(list(1 + static_cast<int>(c / cells)), static_cast<int>(c % cells));
+    if (n < 0) return none;
+    return SomBest<Real>{som_distance(w, n, p), static_cast<std::int32_t>(n)};
+  }
+
+  KOKKOS_INLINE_FUNCTION static void keep_better(SomBest<Real>& best, const SomBest<Real>& c) {
+    if (SomBestReducer<Real, Mem>::better(c.value, c.index, best.value, best.index)) best = c;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     Words marked(team.team_scratch(0), words(tiles));
     Ints list(team.team_scratch(0), list_capacity + 1);  // list(0): the count; list(1 + k): the k-th tile
+    Bests partial(team.team_scratch(0), team.team_size());
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words(tiles)), [&](const int k) { marked(k) = 0; });
     Kokkos::single(Kokkos::PerTeam(team), [&]() { list(0) = 0; });
     team.team_barrier();
     const std::int64_t T = tiles.count();
-    const int cells = tiles.cells();
+    const int rank = team.team_rank(), size = team.team_size();
+    const int lanes = size < 32 ? size : 32;
     std::uint64_t h = digest();  // used by one thread
     std::int32_t bmu = -1;
     for (int j = 0; j < inputs; ++j) {
       const SomPixel<Real, Mem> p(image, first_pixel + j);
-      const std::int64_t dirty_cells = std::int64_t(list(0)) * cells;
-      SomBest<Real> best;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(team, T + dirty_cells),
-          [&](const std::int64_t k, SomBest<Real>& b) {
-            Real d;
-            std::int64_t n;
-            if (k < T) {  // a tile's minimum at the chunk's first weights, if no update has reached it
-              if (marked(k / 32) & (std::uint32_t(1) << (k % 32))) return;
-              const SomBest<Real> m = tile_best(j, k);
-              d = m.value;
-              n = m.index;
-            } else {  // a neuron of an updated tile, at the current weights
-              const std::int64_t c = k - T;
-              n = tiles.neuron(list(1 + static_cast<int>(c / cells)), static_cast<int>(c % cells));
-              if (n < 0) return;
-              d = som_distance(w, n, p);
-            }
-            if (SomBestReducer<Real, Mem>::better(d, static_cast<std::int32_t>(n), b.value, b.index)) {
-              b.value = d;
-              b.index = static_cast<std::int32_t>(n);
-            }
-          },
-          SomBestReducer<Real, Mem>(best));
+      const std::int64_t items = T + std::int64_t(list(0)) * tiles.cells();
+      // Each thread takes every size-th candidate, kBatch loads in flight before it compares them (the loads are
+      // independent; issued one after the other they would cost a memory latency each).
+      SomBest<Real> mine{Kokkos::reduction_identity<Real>::min(), 2147483647};
+      for (std::int64_t base = rank; base < items; base += std::int64_t(size) * kBatch) {
+        SomBest<Real> c[kBatch];
+        for (int b = 0; b < kBatch; ++b) c[b] = candidate(base + std::int64_t(b) * size, j, items, p, marked, list);
+        for (int b = 0; b < kBatch; ++b) keep_better(mine, c[b]);
+      }
+      // The team's minimum: every thread's in scratch, the first 32 threads fold strided slices, every thread
+      // folds those 32 (the minimum is a total order: any grouping gives the same result).
+      partial(rank) = mine;
+      team.team_barrier();
+      if (rank < lanes) {
+        SomBest<Real> m = partial(rank);
+        for (int q = rank + lanes; q < size; q += lanes) keep_better(m, partial(q));
+        partial(rank) = m;
+      }
+      team.team_barrier();
+      SomBest<Real> best = partial(0);
+      for (int q = 1; q < lanes; ++q) keep_better(best, partial(q));
       bmu = best.index;
       if (bmu < 0 || bmu >= tiles.width * tiles.height) {  // no finite distance (NaN weights): no update
         Kokkos::single(Kokkos::PerTeam(team), [&]() { h = som_digest_fold(h, bmu); });

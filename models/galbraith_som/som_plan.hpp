@@ -50,9 +50,10 @@ inline constexpr std::int64_t kSomMaxElements = 2147483647;
 // How a run trains (som_kernels.hpp, som_simulation.hpp): chunks of up to kSomChunkInputs consecutive inputs, each
 // a pass for the inputs' minima per square tile of neurons and one team (at most kSomResolveTeamMax threads) that
 // takes the inputs in order. Longer chunks spread the two launches over more inputs, but every update makes more
-// tiles stale for the chunk's later inputs (docs/models/galbraith-som.md).
+// tiles stale for the chunk's later inputs; a larger team scans more candidates at once, but each of its
+// reductions and barriers takes longer (docs/models/galbraith-som.md).
 inline constexpr int kSomChunkInputs = 40;
-inline constexpr int kSomResolveTeamMax = 1024;
+inline constexpr int kSomResolveTeamMax = 256;
 // Floating-point operations per neuron and input for its distance (3 scalings of the pixel, 3 differences, 3 squares,
 // 2 sums; som_distance and SomPixel); recomputed tiles and the neighbourhood's updates left out.
 inline constexpr int kSomFlopsPerNeuron = 11;

@@ -234,11 +234,13 @@ class SomSimulation {
                                         first_pixel, inputs, 0};
     resolve.list_capacity = static_cast<int>(std::min<std::int64_t>(
         tiles_.count(), std::int64_t(inputs) * som_tiles_reached(tiles_.side, rule.reach)));
+    const auto scratch = Kokkos::PerTeam(
+        SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve.list_capacity, kSomResolveTeamMax));
     Kokkos::TeamPolicy<Exec> one(1, Kokkos::AUTO);
-    one.set_scratch_size(0, Kokkos::PerTeam(SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve.list_capacity)));
+    one.set_scratch_size(0, scratch);
     const int team = std::min(one.team_size_max(resolve, Kokkos::ParallelForTag()), kSomResolveTeamMax);
     Kokkos::TeamPolicy<Exec> policy(1, team);
-    policy.set_scratch_size(0, Kokkos::PerTeam(SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve.list_capacity)));
+    policy.set_scratch_size(0, scratch);
     Kokkos::parallel_for("kbrain::som::chunk_resolve", policy, resolve);
     bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real)) +
                     2.0 * double(inputs) * double(tiles_.count()) * double(sizeof(SomBest<Real>));

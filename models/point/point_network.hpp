@@ -14,8 +14,9 @@
 //      fixed-point weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the
 //      weight matrix column of the step's spiking neurons instead. One thread of the step's last kernel moves the
 //      log and total counters and the clock on (a kernel of its own when nothing is delivered).
-// Where the backend declares a step graph (CUDA), the step's launches are recorded once and replayed every step:
-// a small network's step is bound by launches, not work (docs/performance.md, "Small spiking networks"). Its
+// Where the backend declares a step graph (CUDA), the step's launches are recorded once, and kStepsPerReplay steps
+// once more as one graph: the steps are queued and a batch is replayed with one call. A small network's step is
+// bound by launches, not work (docs/performance.md, "Small spiking networks"). Its
 // kernels of one index per thread go through the backend's chained launch where it has one (Hopper and later).
 // The host synchronises only to drain the spike log, and before the log could overflow (it counts the steps that
 // are safe even if every neuron spiked in each). The ring has max_delay + 1 slots per receptor; integer sums make
@@ -56,10 +57,15 @@ struct NoStepProbe {
 template <class Exec>
 struct DirectSteps {
   Exec exec() const { return Exec(); }
-  bool recorded() const { return false; }
+  bool recorded(int = 0) const { return false; }
   template <class Launch>
   void launch(Launch&& launch) { launch(Exec()); }
 };
+
+// Steps recorded together in the second graph of a step graph: one replay launches them all. The steps are queued
+// and launched a batch at a time; anything that reads the state, the spike log or the counters launches the queued
+// steps first.
+inline constexpr int kStepsPerReplay = 16;
 
 // AtomicAppend: spike lists by atomic append (default on GPUs) or by parallel_scan (default on CPUs); both deliver
 // the same input. Probe: NoStepProbe, or a benchmark's (a probe sees each phase, so its steps are not recorded).
@@ -139,10 +145,24 @@ class PointNetworkSimulation {
     if constexpr (kReplays) {
       // The first step is launched directly: it makes every allocation Kokkos makes lazily, which a recording
       // must not.
-      if (steps_done_ == 1 && !steps_.recorded() && !record_failed_)
+      if (steps_done_ == 1 && !steps_.recorded() && !record_failed_) {
         record_failed_ = !steps_.record([this](const Exec& exec) { launch_step(exec); });
+        if (!record_failed_)
+          steps_.record(
+              [this](const Exec& exec) {
+                for (int k = 0; k < kStepsPerReplay; ++k) launch_step(exec);
+              },
+              1);
+      }
       if (steps_.recorded()) {
-        steps_.replay();
+        if (steps_.recorded(1)) {
+          if (++queued_ == kStepsPerReplay) {
+            steps_.replay(1);
+            queued_ = 0;
+          }
+        } else {
+          steps_.replay();
+        }
         replayed = true;
       }
     }
@@ -170,8 +190,15 @@ class PointNetworkSimulation {
     return out;
   }
 
-  std::vector<double> variable(int var) const { return download(state_.view(var)); }
-  const PointState<Real, Mem>& state() const { return state_; }
+  std::vector<double> variable(int var) {
+    launch_queued();
+    return download(state_.view(var));
+  }
+  // The state after every step so far (launches the queued steps first).
+  const PointState<Real, Mem>& state() {
+    launch_queued();
+    return state_;
+  }
   const PointParameters& params() const { return params_; }
   std::int64_t neurons() const { return neurons_; }
   std::int64_t synapse_count() const { return offsets_.empty() ? 0 : offsets_.back(); }
@@ -197,7 +224,10 @@ class PointNetworkSimulation {
            static_cast<std::int64_t>(ring_.span() * sizeof(long long)) + 2 * log_capacity_ * 4 +
            neurons_ * 8 * static_cast<std::int64_t>(sizeof(Real));
   }
-  void fence() const { steps_.exec().fence(); }
+  void fence() {
+    launch_queued();
+    steps_.exec().fence();
+  }
 
  private:
   // One step's launches on `exec`; every value that changes from step to step is read on the device.
@@ -251,6 +281,12 @@ class PointNetworkSimulation {
       Kokkos::parallel_for("kbrain::spiking::advance", kx::light_weight(Kokkos::RangePolicy<Exec>(exec, 0, 1)),
                            spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_, clock_});
     probe_.lap(StepPhase::Deliver);
+  }
+
+  // Launches the steps queued for the next batch replay, one replay each.
+  void launch_queued() {
+    if constexpr (kReplays)
+      for (; queued_ > 0; --queued_) steps_.replay();
   }
 
   // f(i) for i in [0, n): through the backend's chained launch where it has one (the kernel's launch overlaps the
@@ -333,6 +369,7 @@ class PointNetworkSimulation {
   spiking::StepClock<Mem> clock_;
   Steps steps_;
   bool record_failed_ = false;
+  int queued_ = 0;  // steps recorded but not yet launched (a batch replay launches kStepsPerReplay)
   Kokkos::View<long long*, Mem> counters_;
   typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
