@@ -53,7 +53,7 @@ inline constexpr std::int64_t kSomMaxElements = 2147483647;
 // tiles stale for the chunk's later inputs; a larger team scans more candidates at once, but each of its
 // reductions and barriers takes longer (docs/models/galbraith-som.md).
 inline constexpr int kSomChunkInputs = 40;
-inline constexpr int kSomResolveTeamMax = 256;
+inline constexpr int kSomResolveTeamMax = 1024;
 // Floating-point operations per neuron and input for its distance (3 scalings of the pixel, 3 differences, 3 squares,
 // 2 sums; som_distance and SomPixel); recomputed tiles and the neighbourhood's updates left out.
 inline constexpr int kSomFlopsPerNeuron = 11;

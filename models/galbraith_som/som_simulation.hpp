@@ -154,6 +154,7 @@ class SomSimulation {
     if (plan_.neighbourhood == Neighbourhood::Disc)
       res.values.emplace_back("final_r2", som_disc_r2(std::max<std::int64_t>(0, steps_ - 1) / pixels_));
     res.figures.emplace_back("neuron_steps", double(n_) * double(steps_));
+    res.details.emplace_back("resolve_team", double(resolve_team_));
     // compare's GB/s and flop/B: every chunk reads the grid's three channels once and writes and reads its tile
     // minima (the recomputed tiles and the neighbourhood's writes left out: a lower bound); every input computes
     // each neuron's distance
@@ -242,6 +243,7 @@ class SomSimulation {
     Kokkos::TeamPolicy<Exec> policy(1, team);
     policy.set_scratch_size(0, scratch);
     Kokkos::parallel_for("kbrain::som::chunk_resolve", policy, resolve);
+    resolve_team_ = team;
     bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real)) +
                     2.0 * double(inputs) * double(tiles_.count()) * double(sizeof(SomBest<Real>));
     queued_ = 0;
@@ -265,6 +267,7 @@ class SomSimulation {
   Kokkos::View<std::uint64_t, Mem> digest_;
   std::int64_t chunk_first_ = 0, queued_ = 0;  // the queued inputs: steps chunk_first_ ... chunk_first_ + queued_ - 1
   double bytes_moved_ = 0;
+  int resolve_team_ = 0;  // threads of the last chunk's resolving team
   std::vector<std::int64_t> checkpoints_, due_;
   std::size_t next_checkpoint_ = 0;
   double r2_ = kSomDiscStartR2;
