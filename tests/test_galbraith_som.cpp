@@ -40,10 +40,11 @@ struct Trained {
 };
 
 template <class Backend, class Real>
-Trained<Backend, Real> train(const SomPlan& plan) {
+Trained<Backend, Real> train(const SomPlan& plan,
+                             SomStrategy strategy = SomSimulation<Backend, Real>::kDefaultStrategy) {
   RunRequest request;
   RunResult res;
-  SomSimulation<Backend, Real> sim(plan, request, res);
+  SomSimulation<Backend, Real> sim(plan, request, res, strategy);
   for (std::int64_t n = 0; n < plan.steps; ++n) sim.step();
   Trained<Backend, Real> t;
   t.w = sim.weights();
@@ -175,16 +176,19 @@ std::string config_error(const std::string& toml, const std::filesystem::path& s
 TEST_SUITE("galbraith_som") {
   TEST_CASE_TEMPLATE_DEFINE("training equals the host reference; host backends bit-identical to Serial", Backend,
                             som_reference) {
-    // 40 x 36 grid, 6 x 5 generated picture, 18 passes and a bit: the disc shrinks to its floor of 1.
+    // 40 x 36 grid, 6 x 5 generated picture, 18 passes and a bit: the disc shrinks to its floor of 1. Both
+    // strategies (a reduce per input; chunks) on every backend.
+    for (const auto strategy : {SomStrategy::PerInput, SomStrategy::Chunks})
     for (const std::string nb : {"window", "disc"}) {
       CAPTURE(nb);
+      CAPTURE(int(strategy));
       const ExperimentConfig cfg = parse_model_experiment(som_toml(40, 36, nb, 30 * 18 + 7), "som.toml");
       const SomPlan plan = make_som_plan(cfg, {});
       REQUIRE(plan.pixels() == 30);
       const Reference<double> ref_d = reference<double>(plan);
       const Reference<float> ref_f = reference<float>(plan);
-      const auto dev_d = train<Backend, double>(plan);
-      const auto dev_f = train<Backend, float>(plan);
+      const auto dev_d = train<Backend, double>(plan, strategy);
+      const auto dev_f = train<Backend, float>(plan, strategy);
       const auto ser_d = train<SerialBackend, double>(plan);
       const auto ser_f = train<SerialBackend, float>(plan);
       CHECK(dev_d.digest == ref_d.digest());
@@ -216,20 +220,23 @@ TEST_SUITE("galbraith_som") {
     // A 70 x 45 grid (9 x 6 tiles of 8, the last column and row clipped) and a 25 x 12 picture: chunks reach their
     // full length, and each input's update makes tiles stale for the chunk's later inputs.
     REQUIRE(som_tile_side(70, 45) == 8);
+    for (const auto strategy : {SomStrategy::PerInput, SomStrategy::Chunks})
     for (const std::string nb : {"window", "disc"}) {
       CAPTURE(nb);
+      CAPTURE(int(strategy));
       const ExperimentConfig cfg =
           parse_model_experiment(som_toml(70, 45, nb, 2 * 300 + 61, "width = 25\nheight = 12\nseed = 4\n"), "som.toml");
       const SomPlan plan = make_som_plan(cfg, {});
       REQUIRE(plan.pixels() == 300);
       REQUIRE(plan.pixels() > kSomChunkInputs);
       const Reference<double> ref = reference<double>(plan);
-      const auto whole = train<Backend, double>(plan);
+      const auto whole = train<Backend, double>(plan, strategy);
       CHECK(whole.digest == ref.digest());
-      // Reading the weights and the last BMU cuts chunks wherever it happens: the same training.
+      // Reading the weights and the last BMU (which cuts chunks) wherever it happens: the same training.
       RunRequest request;
       RunResult res;
-      SomSimulation<Backend, double> sim(plan, request, res);
+      SomSimulation<Backend, double> sim(plan, request, res, strategy);
+      CHECK(sim.strategy() == strategy);
       std::int64_t next_read = 1;
       for (std::int64_t n = 0; n < plan.steps; ++n) {
         sim.step();
@@ -250,11 +257,12 @@ TEST_SUITE("galbraith_som") {
   }
   TEST_CASE_TEMPLATE_APPLY(som_chunks, KBRAIN_TEST_BACKENDS);
 
-  TEST_CASE("tiles and reaches: the side doubles past 2^18 tiles; a box of half-width r spans its tiles") {
+  TEST_CASE("tiles and reaches: the side doubles past 2^16 tiles; a box of half-width r spans its tiles") {
     CHECK(som_tile_side(512, 512) == 8);
-    CHECK(som_tile_side(4096, 4096) == 8);    // 512 x 512 tiles = 2^18
-    CHECK(som_tile_side(4104, 4096) == 16);   // one more column of tiles
-    CHECK(som_tile_side(1, 2147483647) == 8192);  // one column: 2^18 tiles of 8192
+    CHECK(som_tile_side(2048, 2048) == 8);    // 256 x 256 tiles = 2^16
+    CHECK(som_tile_side(2056, 2048) == 16);   // one more column of tiles of 8
+    CHECK(som_tile_side(4096, 4096) == 16);
+    CHECK(som_tile_side(1, 2147483647) == 32768);  // one column: 2^16 tiles of 32768
     CHECK(som_disc_reach(256) == 16);
     CHECK(som_disc_reach(225) == 15);
     CHECK(som_disc_reach(1) == 1);

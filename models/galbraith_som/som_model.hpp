@@ -66,11 +66,11 @@ struct GalbraithSomModel {
                                 "be redistributed"},
             {"bmu", "lexicographic (distance, index) minimum: ties go to the lowest index on every backend (the "
                     "study's cublasIsamin off-by-one is not reproduced)"},
-            {"step", fmt::format("inputs trained in chunks of up to {} (cut at the end of a pass and wherever the "
-                                 "weights are read) with the result of one input at a time: a pass finds every "
-                                 "input's (distance, index) minimum per tile of {}x{} neurons at the chunk's first "
-                                 "weights; one team then takes the inputs in order, recomputing only the tiles an "
-                                 "earlier input of the chunk updated",
+            {"step", fmt::format("GPUs: one parallel_reduce per input (the previous input's update, then the "
+                                 "distance to this input; the last update by one more pass). CPUs: chunks of up "
+                                 "to {} inputs with the same result (a pass for every input's (distance, index) "
+                                 "minimum per tile of {}x{} neurons at the chunk's first weights; one team then "
+                                 "takes the inputs in order, recomputing only the tiles an earlier input updated)",
                                  kSomChunkInputs, som_tile_side(p.width, p.height), som_tile_side(p.width, p.height))},
             {"pictures", "som_weights_step_<n>.png at simulation.checkpoints, som_weights_final.png at the end; "
                          "grid row 0 at the bottom, channel round(255 w)"},

@@ -26,7 +26,7 @@ double som_disc_r2(std::int64_t pass) {
 
 int som_tile_side(std::int64_t width, std::int64_t height) {
   int side = 8;
-  while (((width + side - 1) / side) * ((height + side - 1) / side) > (std::int64_t(1) << 18)) side *= 2;
+  while (((width + side - 1) / side) * ((height + side - 1) / side) > (std::int64_t(1) << 16)) side *= 2;
   return side;
 }
 

@@ -57,8 +57,8 @@ inline constexpr int kSomResolveTeamMax = 1024;
 // Floating-point operations per neuron and input for its distance (3 scalings of the pixel, 3 differences, 3 squares,
 // 2 sums; som_distance and SomPixel); recomputed tiles and the neighbourhood's updates left out.
 inline constexpr int kSomFlopsPerNeuron = 11;
-// Side of the tiles: 8, doubled while the grid would have more than 2^18 tiles (the resolving team keeps a bit per
-// tile in its scratch memory).
+// Side of the tiles: 8, doubled while the grid would have more than 2^16 tiles (the resolving team keeps a bit per
+// tile in its scratch memory, beside a candidate per thread and the list of updated tiles: 48 KiB in all on GPUs).
 int som_tile_side(std::int64_t width, std::int64_t height);
 // Tiles of side `side` that a square of half-width `reach` (the update's bounding box) can overlap.
 std::int64_t som_tiles_reached(int side, int reach);

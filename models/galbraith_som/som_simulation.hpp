@@ -1,9 +1,13 @@
 #pragma once
-// Trains a Galbraith SOM on one backend, in chunks of consecutive inputs (som_kernels.hpp): step() queues an input;
-// a full chunk, the end of a pass (the disc's radius changes there), the last step, or anything that reads the
-// weights (a sampler, a checkpoint picture, the digest) launches the queued inputs as one chunk: a pass for their
-// tile minima and one team that resolves them in order, with the result of training them one at a time. The host
-// does not wait for a chunk; it waits at checkpoints and at the end.
+// Trains a Galbraith SOM on one backend, by one of two strategies with the same result (SomStrategy):
+//  - PerInput (GPUs): one parallel_reduce per input that first applies the previous input's update
+//    (som_step_kernels.hpp); the update still pending is applied before anything reads the weights;
+//  - Chunks (CPUs): step() queues an input; a full chunk, the end of a pass (the disc's radius changes there), the
+//    last step, or anything that reads the weights launches the queued inputs as one chunk (som_kernels.hpp): a
+//    pass for their tile minima and one team that resolves them in order.
+// The host does not wait for a step; it waits at checkpoints and at the end. Which strategy wins where is measured
+// in docs/models/galbraith-som.md: on a GPU the chunk's one resolving team is slower than a launch per input for
+// the window, on CPUs chunks reuse the cached weights for every input of the chunk.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -21,6 +25,7 @@
 #include "models/common/device_sampler.hpp"
 #include "models/galbraith_som/som_kernels.hpp"
 #include "models/galbraith_som/som_plan.hpp"
+#include "models/galbraith_som/som_step_kernels.hpp"
 #include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
@@ -47,6 +52,8 @@ std::vector<std::uint8_t> som_weight_picture(std::int64_t width, std::int64_t he
     }
   return px;
 }
+
+enum class SomStrategy { PerInput, Chunks };
 
 template <class Backend, class Real>
 class SomSimulation {
@@ -79,9 +86,12 @@ class SomSimulation {
     return m;
   }
 
-  SomSimulation(const SomPlan& plan, const RunRequest& request, RunResult& res)
+  static constexpr SomStrategy kDefaultStrategy = Backend::is_gpu ? SomStrategy::PerInput : SomStrategy::Chunks;
+
+  SomSimulation(const SomPlan& plan, const RunRequest& request, RunResult& res,
+                SomStrategy strategy = kDefaultStrategy)
       : plan_(plan), n_(plan.neurons()), pixels_(plan.pixels()), out_dir_(request.out_dir),
-        probe_cells_(request.probe_cells) {
+        probe_cells_(request.probe_cells), strategy_(strategy) {
     const auto hw = Backend::describe();
     const std::int64_t need = som_device_bytes(plan.width, plan.height, pixels_, sizeof(Real));
     if (hw.free_memory_bytes > 0 && std::uint64_t(need) > hw.free_memory_bytes)
@@ -101,16 +111,25 @@ class SomSimulation {
     digest_ = Kokkos::View<std::uint64_t, Mem>("som_digest");
     Kokkos::deep_copy(digest_, kSomDigestStart);
     tiles_ = SomTiles::of(plan.width, plan.height, som_tile_side(plan.width, plan.height));
-    tile_best_ = Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem>(no_init("som_tile_best"), kSomChunkInputs,
-                                                                          tiles_.count());
+    if (strategy_ == SomStrategy::Chunks)
+      tile_best_ = Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem>(no_init("som_tile_best"),
+                                                                            kSomChunkInputs, tiles_.count());
+    for (auto& b : best_) b = Kokkos::View<SomBest<Real>, Mem>("som_best");
+    pending_.image = image_;
+    pending_.width = static_cast<std::int32_t>(plan.width);
+    pending_.alpha = Real(plan.alpha);
     // A checkpoint at the last step is the final picture.
     if (!out_dir_.empty())
       for (const auto c : plan.checkpoints)
         if (c < plan.steps) checkpoints_.push_back(c);
     res.connections = 3.0 * double(n_);  // weights
-    res.strategy = fmt::format("chunks of up to {} inputs (tile minima of {}x{} neurons, then one team takes the "
-                               "inputs in order: the sequential result), {} neighbourhood, input {} ({} x {})",
-                               kSomChunkInputs, tiles_.side, tiles_.side, to_string(plan.neighbourhood),
+    const std::string how =
+        strategy_ == SomStrategy::Chunks
+            ? fmt::format("chunks of up to {} inputs (tile minima of {}x{} neurons, then one team takes the inputs in "
+                          "order: the sequential result)",
+                          kSomChunkInputs, tiles_.side, tiles_.side)
+            : std::string("one reduce per input (the previous input's update fused with the BMU search)");
+    res.strategy = fmt::format("{}, {} neighbourhood, input {} ({} x {})", how, to_string(plan.neighbourhood),
                                plan.input_label, plan.input->width, plan.input->height);
   }
 
@@ -118,18 +137,33 @@ class SomSimulation {
   std::int64_t steps_done() const { return steps_; }
   void fence() { Exec().fence(); }
   std::int64_t device_bytes() const { return som_device_bytes(plan_.width, plan_.height, pixels_, sizeof(Real)); }
-  // The weights after every input so far (launches the queued inputs first).
+  SomStrategy strategy() const { return strategy_; }
+  // The weights after every input so far (applies what is pending first).
   Reader state() {
     train_queued();
     return Reader{w_};
   }
 
-  // Queues the next input; a chunk is launched when it is full, at the end of a pass and at the last step.
+  // PerInput: launches the input's reduce. Chunks: queues the input; a chunk is launched when it is full, at the end
+  // of a pass and at the last step.
   void step() {
-    if (queued_ == 0) chunk_first_ = steps_;
-    ++queued_;
-    ++steps_;
-    if (queued_ == kSomChunkInputs || steps_ % pixels_ == 0 || steps_ == plan_.steps) train_queued();
+    if (strategy_ == SomStrategy::PerInput) {
+      const std::int64_t k = steps_;
+      const auto& out = best_[k & 1];
+      const SomStep<Real, Mem> f{w_, pending_, digest_, k % pixels_};
+      Kokkos::parallel_reduce("kbrain::som::step", range(), f, SomBestReducer<Real, Mem>(out));
+      pending_.best = out;
+      pending_.pixel = k % pixels_;
+      pending_.rule = rule_of_pass(k / pixels_);
+      ++steps_;
+      bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real));
+      if (steps_ == plan_.steps) train_queued();  // the last input's update: part of the training
+    } else {
+      if (queued_ == 0) chunk_first_ = steps_;
+      ++queued_;
+      ++steps_;
+      if (queued_ == kSomChunkInputs || steps_ % pixels_ == 0 || steps_ == plan_.steps) train_queued();
+    }
     if (next_checkpoint_ < checkpoints_.size() && checkpoints_[next_checkpoint_] == steps_) {
       train_queued();
       due_.push_back(steps_);
@@ -155,9 +189,9 @@ class SomSimulation {
       res.values.emplace_back("final_r2", som_disc_r2(std::max<std::int64_t>(0, steps_ - 1) / pixels_));
     res.figures.emplace_back("neuron_steps", double(n_) * double(steps_));
     res.details.emplace_back("resolve_team", double(resolve_team_));
-    // compare's GB/s and flop/B: every chunk reads the grid's three channels once and writes and reads its tile
-    // minima (the recomputed tiles and the neighbourhood's writes left out: a lower bound); every input computes
-    // each neuron's distance
+    // compare's GB/s and flop/B: every input (PerInput) or chunk (Chunks) reads the grid's three channels once, and a
+    // chunk writes and reads its tile minima (recomputed tiles and the neighbourhood's writes left out: a lower
+    // bound); every input computes each neuron's distance
     res.bytes_moved = bytes_moved_;
     res.flops = double(n_) * double(steps_) * double(kSomFlopsPerNeuron);
     if (!probe_cells_.empty()) {
@@ -190,6 +224,11 @@ class SomSimulation {
   // The BMU of the last input (-1 before the first step).
   std::int32_t last_bmu() {
     if (steps_ == 0) return -1;
+    if (strategy_ == SomStrategy::PerInput) {
+      SomBest<Real> b;
+      Kokkos::deep_copy(b, best_[(steps_ - 1) & 1]);
+      return b.index;
+    }
     train_queued();
     std::int32_t b = -1;
     Kokkos::deep_copy(b, last_);
@@ -222,8 +261,15 @@ class SomSimulation {
     }
     return rule;
   }
-  // Launches the queued inputs as one chunk (they lie in one pass); the host does not wait.
+  // PerInput: applies the pending update now. Chunks: launches the queued inputs as one chunk (they lie in one
+  // pass). The host does not wait.
   void train_queued() {
+    if (strategy_ == SomStrategy::PerInput) {
+      if (pending_.pixel < 0) return;
+      Kokkos::parallel_for("kbrain::som::flush", range(), SomFlush<Real, Mem>{w_, pending_, digest_});
+      pending_.pixel = -1;
+      return;
+    }
     if (queued_ == 0) return;
     const int inputs = static_cast<int>(queued_);
     const std::int64_t first_pixel = chunk_first_ % pixels_;
@@ -235,13 +281,13 @@ class SomSimulation {
                                         first_pixel, inputs, 0};
     resolve.list_capacity = static_cast<int>(std::min<std::int64_t>(
         tiles_.count(), std::int64_t(inputs) * som_tiles_reached(tiles_.side, rule.reach)));
-    const auto scratch = Kokkos::PerTeam(
-        SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve.list_capacity, kSomResolveTeamMax));
     Kokkos::TeamPolicy<Exec> one(1, Kokkos::AUTO);
-    one.set_scratch_size(0, scratch);
+    one.set_scratch_size(0, Kokkos::PerTeam(SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve.list_capacity,
+                                                                                     kSomResolveTeamMax)));
     const int team = std::min(one.team_size_max(resolve, Kokkos::ParallelForTag()), kSomResolveTeamMax);
     Kokkos::TeamPolicy<Exec> policy(1, team);
-    policy.set_scratch_size(0, scratch);
+    policy.set_scratch_size(
+        0, Kokkos::PerTeam(SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve.list_capacity, team)));
     Kokkos::parallel_for("kbrain::som::chunk_resolve", policy, resolve);
     resolve_team_ = team;
     bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real)) +
@@ -261,6 +307,9 @@ class SomSimulation {
   std::vector<std::int64_t> probe_cells_;
   SomWeights<Real, Mem> w_;
   Kokkos::View<const std::uint8_t*, Mem> image_;
+  SomStrategy strategy_;
+  Kokkos::View<SomBest<Real>, Mem> best_[2];  // PerInput: the BMUs of the last two inputs
+  SomPending<Real, Mem> pending_;             // PerInput: the update the last input still owes
   SomTiles tiles_;
   Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem> tile_best_;
   Kokkos::View<std::int32_t, Mem> last_;
