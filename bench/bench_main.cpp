@@ -243,6 +243,7 @@ namespace kbrain::bench {
 void register_spiking_benchmarks();
 void register_cortex_benchmarks();
 void register_galbraith_benchmarks();
+void register_som_benchmarks();
 void register_io_generated_benchmarks();
 }
 
@@ -254,6 +255,7 @@ int main(int argc, char** argv) {
   kbrain::bench::register_io_generated_benchmarks();  // bench_io_generated.cpp
   kbrain::bench::register_cortex_benchmarks();   // bench_cortex_hh.cpp
   kbrain::bench::register_galbraith_benchmarks();  // bench_galbraith.cpp
+  kbrain::bench::register_som_benchmarks();        // bench_som.cpp
   bool console = true;  // another --benchmark_format: Google Benchmark's output alone
   for (int i = 1; i < argc; ++i)
     if (std::strncmp(argv[i], "--benchmark_format=", 19) == 0 && std::strcmp(argv[i] + 19, "console") != 0)
