@@ -144,7 +144,8 @@ struct SomTiles {
 //     distances of the neurons of the tiles that were updated (recomputed from the current weights). The team then
 //     updates the neighbourhood and marks its tiles. The lexicographic minimum is a total order, so grouping the
 //     neurons by tiles finds the BMU a scan of every neuron finds.
-// A launch per input costs the GPU more than an input's work (docs/models/galbraith-som.md).
+// One pass over the weights serves the whole chunk, which is what CPUs gain; on a GPU the one resolving team is
+// slower than a launch per input (som_step_kernels.hpp), measured in docs/models/galbraith-som.md.
 
 // 1. Index i = t * inputs + j (the inputs of one tile adjacent, so they read the tile's weights together).
 template <class Real, class Mem>
