@@ -16,6 +16,7 @@
 #include "spiking/generated_synapses.hpp"
 #include "spiking/host_network.hpp"
 #include "spiking/network_memory.hpp"
+#include "spiking/spike_log.hpp"
 #include "tests/backend_types.hpp"
 
 namespace {
@@ -213,6 +214,20 @@ TEST_SUITE("network_generation") {
       }
       CHECK(mismatched == 0);
     }
+  }
+
+  TEST_CASE("the spike log's default size, and the memory estimate counts the log the run will keep") {
+    CHECK(default_spike_log_capacity(1000, true) == (std::int64_t(1) << 20));
+    CHECK(default_spike_log_capacity(1000000, true) == 64000000);
+    CHECK(default_spike_log_capacity(2000000, true) == (std::int64_t(1) << 26));
+    CHECK(default_spike_log_capacity(1000, false) == (std::int64_t(1) << 16));
+    CHECK(default_spike_log_capacity(100000000, false) == 100000000);  // never fewer than one step's worth
+    SpikingMemoryShape m;
+    m.spec = cases()[1].spec;
+    m.spec.neurons = 1000000;
+    const double one_per_neuron = spiking_device_bytes(m);
+    m.log_capacity = default_spike_log_capacity(m.spec.neurons, true);
+    CHECK(spiking_device_bytes(m) - one_per_neuron == 8.0 * (64000000 - 1000000));  // (step, neuron) as two ints
   }
 
   TEST_CASE("memory estimate: grows with the network; a run that does not fit is refused naming what fits") {

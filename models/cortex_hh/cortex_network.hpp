@@ -25,6 +25,7 @@
 #include "models/point/point_setup.hpp"
 #include "models/point/point_state.hpp"
 #include "spiking/generated_synapses.hpp"
+#include "spiking/spike_log.hpp"
 #include "spiking/step_bytes.hpp"
 
 namespace kbrain::cortex {
@@ -91,9 +92,7 @@ class CortexHhSimulation {
   // moves it into its own buffer before it could overflow. Before the first step.
   void enable_spike_log(std::int64_t capacity = 0) {
     if (network_steps_ > 0) throw std::logic_error("enable_spike_log after the first step");
-    if (capacity <= 0)
-      capacity = std::clamp<std::int64_t>((Backend::is_gpu ? 64 : 2) * neurons_,
-                                          std::int64_t(1) << (Backend::is_gpu ? 20 : 16), std::int64_t(1) << 26);
+    if (capacity <= 0) capacity = spiking::default_spike_log_capacity(neurons_, Backend::is_gpu);
     log_capacity_ = std::max<std::int64_t>(capacity, neurons_);
     log_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cortex_spike_log"),
                                    2 * log_capacity_);
@@ -160,7 +159,7 @@ class CortexHhSimulation {
   }
   std::int64_t device_bytes() const {
     return synapses_.device_bytes() + static_cast<std::int64_t>(ring_.span() * sizeof(long long)) +
-           neurons_ * 12 * static_cast<std::int64_t>(sizeof(Real));
+           2 * log_capacity_ * 4 + neurons_ * 12 * static_cast<std::int64_t>(sizeof(Real));
   }
   void fence() const { Exec().fence(); }
 

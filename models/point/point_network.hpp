@@ -38,6 +38,7 @@
 #include "models/point/point_state.hpp"
 #include "spiking/generated_synapses.hpp"
 #include "spiking/spike_exchange.hpp"
+#include "spiking/spike_log.hpp"
 #include "spiking/step_bytes.hpp"
 #include "spiking/step_clock.hpp"
 
@@ -128,9 +129,7 @@ class PointNetworkSimulation {
   // the device. Before the first step (a recorded step keeps the log it was recorded with).
   void enable_spike_log(std::int64_t capacity = 0) {
     if (steps_done_ > 0) throw std::logic_error("enable_spike_log after the first step");
-    if (capacity <= 0)
-      capacity = std::clamp<std::int64_t>((Backend::is_gpu ? 64 : 2) * neurons_,
-                                          std::int64_t(1) << (Backend::is_gpu ? 20 : 16), std::int64_t(1) << 26);
+    if (capacity <= 0) capacity = spiking::default_spike_log_capacity(neurons_, Backend::is_gpu);
     log_capacity_ = std::max<std::int64_t>(capacity, neurons_);
     log_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_log"), 2 * log_capacity_);
     log_safe_steps_ = 0;

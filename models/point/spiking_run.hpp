@@ -15,6 +15,7 @@
 #include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
+#include "spiking/spike_log.hpp"
 #include "spiking/network_memory.hpp"
 #include "spiking/spike_statistics.hpp"
 
@@ -108,6 +109,7 @@ class SpikingRun {
     m.max_delay = setup.delays.bound();
     m.dense = setup.dense_synapses;
     m.real_bytes = static_cast<int>(sizeof(Real));
+    m.log_capacity = spiking::default_spike_log_capacity(setup.network.neurons, Backend::is_gpu);  // as the run's
     return m;
   }
 
