@@ -14,11 +14,15 @@
 
 #include "core/kokkos_compat.hpp"
 #include "spiking/device_synapses.hpp"
+#include "spiking/spike_exchange.hpp"
 
 namespace kbrain::cortex {
 
-// Slots of the device counter array.
-enum CortexCounter : int { kLogUsed = 0, kTotalSpikes = 1, kStepSpikes = 2, kLogOverflow = 3, kCortexCounters = 4 };
+// The device counters are the point driver's (spiking::SpikeCounter); a network step's count sits in StepSpikes.
+using spiking::LogOverflow;
+using spiking::LogUsed;
+using spiking::StepSpikes;
+using spiking::TotalSpikes;
 
 template <class Mem>
 struct CortexCompactFunctor {
@@ -36,7 +40,7 @@ struct CortexCompactFunctor {
       if (f) {
         list(offset) = i;
         if (log_capacity > 0) {
-          const long long at = counters(kLogUsed) + offset;
+          const long long at = counters(LogUsed) + offset;
           if (at < log_capacity) {
             log(2 * at) = base + f;
             log(2 * at + 1) = i;
@@ -45,8 +49,8 @@ struct CortexCompactFunctor {
       }
       if (i == neurons - 1) {
         const int count = offset + (f ? 1 : 0);
-        counters(kStepSpikes) = count;
-        counters(kTotalSpikes) += count;
+        counters(StepSpikes) = count;
+        counters(TotalSpikes) += count;
       }
     }
     if (f) ++offset;
@@ -69,13 +73,13 @@ struct CortexDeliverFunctor {
   bool deliver = true;  // false: no synapses, only the log's fill moves on
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const long long count = counters(kStepSpikes);
+    const long long count = counters(StepSpikes);
     if (team.league_rank() == 0)
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
         if (log_capacity == 0) return;
-        const long long used = counters(kLogUsed) + count;
-        if (used > log_capacity) counters(kLogOverflow) = 1;
-        counters(kLogUsed) = used > log_capacity ? log_capacity : used;
+        const long long used = counters(LogUsed) + count;
+        if (used > log_capacity) counters(LogOverflow) = 1;
+        counters(LogUsed) = used > log_capacity ? log_capacity : used;
       });
     if (!deliver) return;
     for (long long s = team.league_rank(); s < count; s += team.league_size()) {

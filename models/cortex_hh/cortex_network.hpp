@@ -80,7 +80,7 @@ class CortexHhSimulation {
       lut_ = lut;
     }
     if (params_.tpm) order_ = Kokkos::View<int*, Mem>("cortex_tpm_order", neurons_);
-    counters_ = Kokkos::View<long long*, Mem>("cortex_spike_counters", kCortexCounters);
+    counters_ = Kokkos::View<long long*, Mem>("cortex_spike_counters", spiking::kSpikeCounters);
     counters_host_ = Kokkos::create_mirror_view(counters_);
     // GPUs: about one team per 32 neurons takes the step's spikes in turn; CPUs: one per thread.
     deliver_league_ = Backend::is_gpu ? static_cast<int>(std::clamp<std::int64_t>(neurons_ / 32, 64, 8192))
@@ -129,7 +129,7 @@ class CortexHhSimulation {
   // Neuron spikes so far (waits for the device).
   std::int64_t total_spikes() {
     read_counters();
-    return counters_host_(kTotalSpikes);
+    return counters_host_(TotalSpikes);
   }
 
   // Neuron spikes since the last drain as (sub-steps done, neuron), sorted.
@@ -183,27 +183,27 @@ class CortexHhSimulation {
   void read_counters() {
     fence();
     Kokkos::deep_copy(counters_host_, counters_);
-    if (counters_host_(kLogOverflow) != 0) throw std::logic_error("spike log overflow (host check missed)");
+    if (counters_host_(LogOverflow) != 0) throw std::logic_error("spike log overflow (host check missed)");
   }
 
   // Moves the log to the host when another step might not fit; then counts the steps that surely fit.
   void check_log() {
     read_counters();
-    if (log_capacity_ - counters_host_(kLogUsed) < neurons_) move_log_to_host();
-    log_safe_steps_ = (log_capacity_ - counters_host_(kLogUsed)) / neurons_;
+    if (log_capacity_ - counters_host_(LogUsed) < neurons_) move_log_to_host();
+    log_safe_steps_ = (log_capacity_ - counters_host_(LogUsed)) / neurons_;
   }
 
   void move_log_to_host() {
     if (log_capacity_ == 0) return;
     read_counters();
-    const std::int64_t used = counters_host_(kLogUsed);
+    const std::int64_t used = counters_host_(LogUsed);
     if (used == 0) return;
     auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * used));
     auto h = Kokkos::create_mirror_view(sub);
     Kokkos::deep_copy(h, sub);
     for (std::int64_t k = 0; k < used; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
-    counters_host_(kLogUsed) = 0;
-    Kokkos::deep_copy(Kokkos::subview(counters_, int(kLogUsed)), 0LL);
+    counters_host_(LogUsed) = 0;
+    Kokkos::deep_copy(Kokkos::subview(counters_, int(LogUsed)), 0LL);
     log_safe_steps_ = log_capacity_ / neurons_;
   }
 

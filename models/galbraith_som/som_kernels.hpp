@@ -16,6 +16,8 @@ template <class Real>
 struct SomBest {
   Real value;
   std::int32_t index;
+  // No candidate: worse than any finite distance (the reducers' identity).
+  KOKKOS_INLINE_FUNCTION static SomBest none() { return {Kokkos::reduction_identity<Real>::min(), 2147483647}; }
 };
 
 // Lexicographic minimum of (value, index): of equal distances the lowest index wins, whatever order the backend
@@ -47,10 +49,7 @@ struct SomBestReducer {
       dest.index = src.index;
     }
   }
-  KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
-    v.value = Kokkos::reduction_identity<Real>::min();  // the largest finite value
-    v.index = 2147483647;
-  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = value_type::none(); }
   KOKKOS_INLINE_FUNCTION value_type& reference() const { return *value_.data(); }
   KOKKOS_INLINE_FUNCTION result_view_type view() const { return value_; }
   KOKKOS_INLINE_FUNCTION bool references_scalar() const { return references_scalar_v_; }
@@ -96,12 +95,22 @@ struct SomPixel {
       : r(Real(image(3 * k)) / Real(255)), g(Real(image(3 * k + 1)) / Real(255)), b(Real(image(3 * k + 2)) / Real(255)) {}
 };
 
-// Neuron n's squared distance to pixel p: the one expression every search uses, so a recomputed distance is the
-// bits of the first one.
+// The squared distance of weights (r, g, b) to pixel p, and the update w += alpha (p - w): the one expression of
+// each that every strategy uses, so a recomputed distance is the bits of the first one.
+template <class Real, class Mem>
+KOKKOS_INLINE_FUNCTION Real som_distance(Real r, Real g, Real b, const SomPixel<Real, Mem>& p) {
+  const Real dr = r - p.r, dg = g - p.g, db = b - p.b;
+  return dr * dr + dg * dg + db * db;
+}
 template <class Real, class Mem>
 KOKKOS_INLINE_FUNCTION Real som_distance(const SomWeights<Real, Mem>& w, std::int64_t n, const SomPixel<Real, Mem>& p) {
-  const Real dr = w.r(n) - p.r, dg = w.g(n) - p.g, db = w.b(n) - p.b;
-  return dr * dr + dg * dg + db * db;
+  return som_distance(w.r(n), w.g(n), w.b(n), p);
+}
+template <class Real, class Mem>
+KOKKOS_INLINE_FUNCTION void som_update(Real& r, Real& g, Real& b, const SomPixel<Real, Mem>& p, Real alpha) {
+  r += alpha * (p.r - r);
+  g += alpha * (p.g - g);
+  b += alpha * (p.b - b);
 }
 
 // Fills the weights from the counter RNG.
@@ -161,7 +170,7 @@ struct SomChunkTiles {
     const std::int64_t t = i / inputs;
     const int j = static_cast<int>(i - t * inputs);
     const SomPixel<Real, Mem> p(image, first_pixel + j);
-    SomBest<Real> best{Kokkos::reduction_identity<Real>::min(), 2147483647};
+    SomBest<Real> best = SomBest<Real>::none();
     const std::int64_t x0 = (t % tiles.across) * tiles.side, y0 = (t / tiles.across) * tiles.side;
     const std::int64_t x1 = x0 + tiles.side < tiles.width ? x0 + tiles.side : tiles.width;
     const std::int64_t y1 = y0 + tiles.side < tiles.height ? y0 + tiles.side : tiles.height;
@@ -209,7 +218,7 @@ struct SomChunkResolve {
   // (k < T), else a neuron of an updated tile at the current weights; none (the identity) otherwise.
   KOKKOS_INLINE_FUNCTION SomBest<Real> candidate(std::int64_t k, int j, std::int64_t items, const SomPixel<Real, Mem>& p,
                                                  const Words& marked, const Ints& list) const {
-    const SomBest<Real> none{Kokkos::reduction_identity<Real>::min(), 2147483647};
+    const SomBest<Real> none = SomBest<Real>::none();
     const std::int64_t T = tiles.count();
     if (k >= items) return none;
     if (k < T) return (marked(k / 32) & (std::uint32_t(1) << (k % 32))) ? none : tile_best(j, k);
@@ -241,7 +250,7 @@ struct SomChunkResolve {
       const std::int64_t items = T + std::int64_t(list(0)) * tiles.cells();
       // Each thread takes every size-th candidate, kBatch loads in flight before it compares them (the loads are
       // independent; issued one after the other they would cost a memory latency each).
-      SomBest<Real> mine{Kokkos::reduction_identity<Real>::min(), 2147483647};
+      SomBest<Real> mine = SomBest<Real>::none();
       for (std::int64_t base = rank; base < items; base += std::int64_t(size) * kBatch) {
         SomBest<Real> c[kBatch];
         for (int b = 0; b < kBatch; ++b) c[b] = candidate(base + std::int64_t(b) * size, j, items, p, marked, list);
@@ -260,33 +269,32 @@ struct SomChunkResolve {
       SomBest<Real> best = partial(0);
       for (int q = 1; q < lanes; ++q) keep_better(best, partial(q));
       bmu = best.index;
-      if (bmu < 0 || bmu >= tiles.width * tiles.height) {  // no finite distance (NaN weights): no update
-        Kokkos::single(Kokkos::PerTeam(team), [&]() { h = som_digest_fold(h, bmu); });
-        team.team_barrier();
-        continue;
+      if (bmu >= 0 && bmu < tiles.width * tiles.height) {  // else no finite distance (NaN weights): no update
+        const std::int64_t bx = bmu % tiles.width, by = bmu / tiles.width, box = 2 * rule.reach + 1;
+        // The update inside the rule around the BMU, within the grid.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, box * box), [&](const std::int64_t k) {
+          const std::int64_t u = k % box - rule.reach, v = k / box - rule.reach, x = bx + u, y = by + v;
+          if (x < 0 || y < 0 || x >= tiles.width || y >= tiles.height || !rule.inside(u, v)) return;
+          const std::int64_t n = y * tiles.width + x;
+          Real r = w.r(n), g = w.g(n), b = w.b(n);
+          som_update(r, g, b, p, alpha);
+          w.r(n) = r;
+          w.g(n) = g;
+          w.b(n) = b;
+        });
+        // Its tiles: those of the bounding box, clipped to the grid (a superset of the neurons updated).
+        const std::int64_t tx0 = (bx - rule.reach > 0 ? bx - rule.reach : 0) / tiles.side;
+        const std::int64_t ty0 = (by - rule.reach > 0 ? by - rule.reach : 0) / tiles.side;
+        const std::int64_t tx1 = (bx + rule.reach < tiles.width ? bx + rule.reach : tiles.width - 1) / tiles.side;
+        const std::int64_t ty1 = (by + rule.reach < tiles.height ? by + rule.reach : tiles.height - 1) / tiles.side;
+        const std::int64_t nx = tx1 - tx0 + 1;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nx * (ty1 - ty0 + 1)), [&](const std::int64_t k) {
+          const std::int64_t t = (ty0 + k / nx) * tiles.across + tx0 + k % nx;
+          const std::uint32_t bit = std::uint32_t(1) << (t % 32);
+          if ((Kokkos::atomic_fetch_or(&marked(t / 32), bit) & bit) == 0)
+            list(1 + Kokkos::atomic_fetch_add(&list(0), 1)) = static_cast<int>(t);
+        });
       }
-      const std::int64_t bx = bmu % tiles.width, by = bmu / tiles.width, box = 2 * rule.reach + 1;
-      // The update: w += alpha (p - w) inside the rule around the BMU, within the grid.
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, box * box), [&](const std::int64_t k) {
-        const std::int64_t u = k % box - rule.reach, v = k / box - rule.reach, x = bx + u, y = by + v;
-        if (x < 0 || y < 0 || x >= tiles.width || y >= tiles.height || !rule.inside(u, v)) return;
-        const std::int64_t n = y * tiles.width + x;
-        w.r(n) += alpha * (p.r - w.r(n));
-        w.g(n) += alpha * (p.g - w.g(n));
-        w.b(n) += alpha * (p.b - w.b(n));
-      });
-      // Its tiles: those of the bounding box, clipped to the grid (a superset of the neurons updated).
-      const std::int64_t tx0 = (bx - rule.reach > 0 ? bx - rule.reach : 0) / tiles.side;
-      const std::int64_t ty0 = (by - rule.reach > 0 ? by - rule.reach : 0) / tiles.side;
-      const std::int64_t tx1 = (bx + rule.reach < tiles.width ? bx + rule.reach : tiles.width - 1) / tiles.side;
-      const std::int64_t ty1 = (by + rule.reach < tiles.height ? by + rule.reach : tiles.height - 1) / tiles.side;
-      const std::int64_t nx = tx1 - tx0 + 1;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nx * (ty1 - ty0 + 1)), [&](const std::int64_t k) {
-        const std::int64_t t = (ty0 + k / nx) * tiles.across + tx0 + k % nx;
-        const std::uint32_t bit = std::uint32_t(1) << (t % 32);
-        if ((Kokkos::atomic_fetch_or(&marked(t / 32), bit) & bit) == 0)
-          list(1 + Kokkos::atomic_fetch_add(&list(0), 1)) = static_cast<int>(t);
-      });
       Kokkos::single(Kokkos::PerTeam(team), [&]() { h = som_digest_fold(h, bmu); });
       team.team_barrier();
     }

@@ -24,9 +24,15 @@ double som_disc_r2(std::int64_t pass) {
   return r2;
 }
 
+namespace {
+std::int64_t tile_count(std::int64_t width, std::int64_t height, int side) {
+  return ((width + side - 1) / side) * ((height + side - 1) / side);
+}
+}  // namespace
+
 int som_tile_side(std::int64_t width, std::int64_t height) {
   int side = 8;
-  while (((width + side - 1) / side) * ((height + side - 1) / side) > (std::int64_t(1) << 16)) side *= 2;
+  while (tile_count(width, height, side) > (std::int64_t(1) << 16)) side *= 2;
   return side;
 }
 
@@ -43,8 +49,7 @@ int som_disc_reach(double r2) {
 }
 
 std::int64_t som_device_bytes(std::int64_t width, std::int64_t height, std::int64_t pixels, std::int64_t real_bytes) {
-  const int side = som_tile_side(width, height);
-  const std::int64_t tiles = ((width + side - 1) / side) * ((height + side - 1) / side);
+  const std::int64_t tiles = tile_count(width, height, som_tile_side(width, height));
   const std::int64_t best_bytes = real_bytes == 4 ? 8 : 16;  // SomBest<Real>: the distance and a 32-bit index
   return 3 * width * height * real_bytes + 3 * pixels + kSomChunkInputs * tiles * best_bytes + 4 + 8;
 }

@@ -111,9 +111,11 @@ class SomSimulation {
     digest_ = Kokkos::View<std::uint64_t, Mem>("som_digest");
     Kokkos::deep_copy(digest_, kSomDigestStart);
     tiles_ = SomTiles::of(plan.width, plan.height, som_tile_side(plan.width, plan.height));
-    if (strategy_ == SomStrategy::Chunks)
+    if (strategy_ == SomStrategy::Chunks) {
       tile_best_ = Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem>(no_init("som_tile_best"),
                                                                             kSomChunkInputs, tiles_.count());
+      size_resolve_team();
+    }
     for (auto& b : best_) b = Kokkos::View<SomBest<Real>, Mem>("som_best");
     pending_.image = image_;
     pending_.width = static_cast<std::int32_t>(plan.width);
@@ -188,7 +190,7 @@ class SomSimulation {
     if (plan_.neighbourhood == Neighbourhood::Disc)
       res.values.emplace_back("final_r2", som_disc_r2(std::max<std::int64_t>(0, steps_ - 1) / pixels_));
     res.figures.emplace_back("neuron_steps", double(n_) * double(steps_));
-    res.details.emplace_back("resolve_team", double(resolve_team_));
+    if (strategy_ == SomStrategy::Chunks) res.details.emplace_back("resolve_team", double(resolve_team_));
     // compare's GB/s and flop/B: every input (PerInput) or chunk (Chunks) reads the grid's three channels once, and a
     // chunk writes and reads its tile minima (recomputed tiles and the neighbourhood's writes left out: a lower
     // bound); every input computes each neuron's distance
@@ -277,22 +279,27 @@ class SomSimulation {
     Kokkos::parallel_for("kbrain::som::chunk_tiles",
                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, tiles_.count() * inputs),
                          SomChunkTiles<Real, Mem>{w_, image_, tile_best_, tiles_, first_pixel, inputs});
-    SomChunkResolve<Real, Exec> resolve{w_, image_, tile_best_, digest_, last_, tiles_, rule, Real(plan_.alpha),
-                                        first_pixel, inputs, 0};
-    resolve.list_capacity = static_cast<int>(std::min<std::int64_t>(
-        tiles_.count(), std::int64_t(inputs) * som_tiles_reached(tiles_.side, rule.reach)));
-    Kokkos::TeamPolicy<Exec> one(1, Kokkos::AUTO);
-    one.set_scratch_size(0, Kokkos::PerTeam(SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve.list_capacity,
-                                                                                     kSomResolveTeamMax)));
-    const int team = std::min(one.team_size_max(resolve, Kokkos::ParallelForTag()), kSomResolveTeamMax);
-    Kokkos::TeamPolicy<Exec> policy(1, team);
+    const SomChunkResolve<Real, Exec> resolve{
+        w_, image_, tile_best_, digest_, last_, tiles_, rule, Real(plan_.alpha), first_pixel, inputs, resolve_list_};
+    Kokkos::TeamPolicy<Exec> policy(1, resolve_team_);
     policy.set_scratch_size(
-        0, Kokkos::PerTeam(SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve.list_capacity, team)));
+        0, Kokkos::PerTeam(SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve_list_, resolve_team_)));
     Kokkos::parallel_for("kbrain::som::chunk_resolve", policy, resolve);
-    resolve_team_ = team;
     bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real)) +
                     2.0 * double(inputs) * double(tiles_.count()) * double(sizeof(SomBest<Real>));
     queued_ = 0;
+  }
+  // The resolving team, once per run: its list holds the tiles a full chunk can update at the run's largest reach
+  // (the first pass's), and its size is the most threads the backend gives it with that scratch.
+  void size_resolve_team() {
+    resolve_list_ = static_cast<int>(std::min<std::int64_t>(
+        tiles_.count(), std::int64_t(kSomChunkInputs) * som_tiles_reached(tiles_.side, rule_of_pass(0).reach)));
+    const SomChunkResolve<Real, Exec> probe{w_, image_, tile_best_, digest_, last_, tiles_, rule_of_pass(0),
+                                            Real(plan_.alpha), 0, 1, resolve_list_};
+    Kokkos::TeamPolicy<Exec> one(1, Kokkos::AUTO);
+    one.set_scratch_size(
+        0, Kokkos::PerTeam(SomChunkResolve<Real, Exec>::scratch_bytes(tiles_, resolve_list_, kSomResolveTeamMax)));
+    resolve_team_ = std::min(one.team_size_max(probe, Kokkos::ParallelForTag()), kSomResolveTeamMax);
   }
   void write_picture(const std::string& name) {
     if (out_dir_.empty()) return;
@@ -316,7 +323,7 @@ class SomSimulation {
   Kokkos::View<std::uint64_t, Mem> digest_;
   std::int64_t chunk_first_ = 0, queued_ = 0;  // the queued inputs: steps chunk_first_ ... chunk_first_ + queued_ - 1
   double bytes_moved_ = 0;
-  int resolve_team_ = 0;  // threads of the last chunk's resolving team
+  int resolve_team_ = 0, resolve_list_ = 0;  // Chunks: the resolving team's threads and its list of tiles
   std::vector<std::int64_t> checkpoints_, due_;
   std::size_t next_checkpoint_ = 0;
   double r2_ = kSomDiscStartR2;

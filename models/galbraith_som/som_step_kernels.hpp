@@ -29,11 +29,7 @@ struct SomPending {
     const std::int64_t u = std::int64_t(n % width) - std::int64_t(bmu % width);
     const std::int64_t v = std::int64_t(n / width) - std::int64_t(bmu / width);
     if (!rule.inside(u, v)) return false;
-    const Real pr = Real(image(3 * pixel)) / Real(255), pg = Real(image(3 * pixel + 1)) / Real(255),
-               pb = Real(image(3 * pixel + 2)) / Real(255);
-    r += alpha * (pr - r);
-    g += alpha * (pg - g);
-    b += alpha * (pb - b);
+    som_update(r, g, b, SomPixel<Real, Mem>(image, pixel), alpha);
     return true;
   }
 };
@@ -59,10 +55,7 @@ struct SomStep {
       }
       if (n == 0) digest() = som_digest_fold(digest(), pending.best().index);
     }
-    const auto& image = pending.image;
-    const Real dr = r - Real(image(3 * pixel)) / Real(255), dg = g - Real(image(3 * pixel + 1)) / Real(255),
-               db = b - Real(image(3 * pixel + 2)) / Real(255);
-    const Real d = dr * dr + dg * dg + db * db;
+    const Real d = som_distance(r, g, b, SomPixel<Real, Mem>(pending.image, pixel));
     if (SomBestReducer<Real, Mem>::better(d, n, best.value, best.index)) {
       best.value = d;
       best.index = n;

@@ -67,6 +67,8 @@ struct DirectSteps {
 // and launched a batch at a time; anything that reads the state, the spike log or the counters launches the queued
 // steps first.
 inline constexpr int kStepsPerReplay = 16;
+// The step graph's two recordings: one step, and kStepsPerReplay steps.
+enum StepRecording : int { kOneStep = 0, kBatchOfSteps = 1 };
 
 // AtomicAppend: spike lists by atomic append (default on GPUs) or by parallel_scan (default on CPUs); both deliver
 // the same input. Probe: NoStepProbe, or a benchmark's (a probe sees each phase, so its steps are not recorded).
@@ -145,22 +147,20 @@ class PointNetworkSimulation {
       // The first step is launched directly: it makes every allocation Kokkos makes lazily, which a recording
       // must not.
       if (steps_done_ == 1 && !steps_.recorded() && !record_failed_) {
-        record_failed_ = !steps_.record([this](const Exec& exec) { launch_step(exec); });
+        record_failed_ = !steps_.record([this](const Exec& exec) { launch_step(exec); }, kOneStep);
         if (!record_failed_)
           steps_.record(
               [this](const Exec& exec) {
                 for (int k = 0; k < kStepsPerReplay; ++k) launch_step(exec);
               },
-              1);
+              kBatchOfSteps);
       }
-      if (steps_.recorded()) {
-        if (steps_.recorded(1)) {
-          if (++queued_ == kStepsPerReplay) {
-            steps_.replay(1);
-            queued_ = 0;
-          }
-        } else {
-          steps_.replay();
+      if (steps_.recorded(kOneStep)) {
+        if (!steps_.recorded(kBatchOfSteps)) {
+          steps_.replay(kOneStep);
+        } else if (++queued_ == kStepsPerReplay) {
+          steps_.replay(kBatchOfSteps);
+          queued_ = 0;
         }
         replayed = true;
       }
@@ -285,7 +285,7 @@ class PointNetworkSimulation {
   // Launches the steps queued for the next batch replay, one replay each.
   void launch_queued() {
     if constexpr (kReplays)
-      for (; queued_ > 0; --queued_) steps_.replay();
+      for (; queued_ > 0; --queued_) steps_.replay(kOneStep);
   }
 
   // f(i) for i in [0, n): through the backend's chained launch where it has one (the kernel's launch overlaps the
