@@ -83,17 +83,19 @@ template <class Backend>
 void register_backend() {
   const std::string b = Backend::name;
   std::vector<std::int64_t> sizes = {20000};
-  if (Backend::is_gpu) sizes = {200000, 1000000};
-  for (auto n : sizes)
+  if (Backend::is_gpu) sizes = {4000, 200000, 1000000};  // 4000: the study's size, a launch-bound step
+  for (auto n : sizes) {
+    const auto unit = n < 100000 ? benchmark::kMicrosecond : benchmark::kMillisecond;
     for (const Method& m : kMethods) {
       const std::string tag = std::string(m.name) + "/" + std::to_string(n);
       benchmark::RegisterBenchmark(("cortex_step/" + b + "/float/" + tag).c_str(),
                                    [=](benchmark::State& s) { bm_cortex_step<Backend, float>(s, m, n); })
-          ->Unit(benchmark::kMillisecond)->UseRealTime();
+          ->Unit(unit)->UseRealTime();
       benchmark::RegisterBenchmark(("cortex_step/" + b + "/double/" + tag).c_str(),
                                    [=](benchmark::State& s) { bm_cortex_step<Backend, double>(s, m, n); })
-          ->Unit(benchmark::kMillisecond)->UseRealTime();
+          ->Unit(unit)->UseRealTime();
     }
+  }
 }
 
 }  // namespace

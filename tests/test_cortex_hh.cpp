@@ -36,17 +36,24 @@ struct CortexRun {
   double dt = 0;
 };
 
-template <class Backend, class Real>
-CortexRun run_cortex(const std::string& toml, std::int64_t steps) {
+// log_capacity: events the device log holds (a small one makes the host drain it between replays).
+template <class Backend, class Real, bool Replay = true>
+CortexRun run_cortex(const std::string& toml, std::int64_t steps, std::int64_t log_capacity = 1 << 16,
+                     bool* replayed = nullptr) {
   const ExperimentConfig cfg = parse_model_experiment(toml, "test.toml");
   const point::SpikingPlan plan = point::make_spiking_plan(cfg, PlanRequest{0, 0, steps});
-  cortex::CortexHhSimulation<Backend, Real> sim(*plan.setup);
-  sim.enable_spike_log(1 << 16);
-  while (sim.steps_done() < steps) sim.step();
+  cortex::CortexHhSimulation<Backend, Real, Replay> sim(*plan.setup);
+  sim.enable_spike_log(log_capacity);
   CortexRun r;
-  r.spikes = sim.drain_spikes();
+  while (sim.steps_done() < steps) {
+    sim.step();
+    if (sim.steps_done() == steps / 2) r.spikes = sim.drain_spikes();  // a drain in the middle of the run
+  }
+  const auto rest = sim.drain_spikes();
+  r.spikes.insert(r.spikes.end(), rest.begin(), rest.end());
   r.v = sim.variable(point::V);
   r.dt = plan.setup->params.dt;
+  if (replayed) *replayed = sim.replays_steps();
   return r;
 }
 
@@ -213,6 +220,25 @@ TEST_SUITE("cortex_hh") {
     }
   }
   TEST_CASE_TEMPLATE_APPLY(methods_match_serial, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("replayed steps (a CUDA graph) give the run that launched steps give, bit for bit",
+                            Backend, cortex_replay_matches_launch) {
+    for (const char* method : {kMethods[0], kMethods[6]}) {  // basic; EAI + LUT + TPM (the partition scan too)
+      CAPTURE(method);
+      const std::string toml = network_toml(method);
+      const std::int64_t steps = std::string(method).find("eai") == std::string::npos ? 5000 : 6000;
+      bool replayed[2] = {true, false};
+      const CortexRun launched = run_cortex<Backend, double, false>(toml, steps, 4000, &replayed[0]);
+      const CortexRun replay = run_cortex<Backend, double, true>(toml, steps, 4000, &replayed[1]);
+      CHECK(!replayed[0]);
+      // Backends that declare a step graph must really replay (a failed recording falls back silently otherwise).
+      CHECK(replayed[1] == is_detected_v<StepGraphOf, Backend>);
+      REQUIRE(launched.spikes.size() > 100);
+      CHECK(launched.spikes == replay.spikes);
+      CHECK(launched.v == replay.v);
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(cortex_replay_matches_launch, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE_TEMPLATE_DEFINE("the wang2012 network fires in a sane band with input and is silent without", Backend,
                             network_rates) {

@@ -7,7 +7,8 @@
 //    spikes to the device log as (global sub-step + 1, neuron);
 //  - CortexDeliverFunctor: a fixed league of teams takes the step's spikes in turn (the count read on the device),
 //    each team's threads the spike's synapses, adding their fixed-point weights into the targets' circular event
-//    tables (native 64-bit integer atomics: order-independent sums); one thread moves the log's fill on.
+//    tables (native 64-bit integer atomics: order-independent sums); one thread moves the log's fill and the step
+//    clock on (spiking/step_clock.hpp: the step is read on the device, so every step issues the same launches).
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -15,6 +16,7 @@
 #include "core/kokkos_compat.hpp"
 #include "spiking/device_synapses.hpp"
 #include "spiking/spike_exchange.hpp"
+#include "spiking/step_clock.hpp"
 
 namespace kbrain::cortex {
 
@@ -32,7 +34,8 @@ struct CortexCompactFunctor {
   Kokkos::View<int*, Mem> log;  // pairs (global sub-step + 1, neuron); extent 0: no log
   long long log_capacity = 0;   // events
   int neurons = 0;
-  int base = 0;  // global sub-step of the network step's first sub-step
+  int substeps = 1;
+  spiking::StepClock<Mem> clock;  // the network step
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i, int& offset, const bool final) const {
     const int f = flags(i);
@@ -42,7 +45,7 @@ struct CortexCompactFunctor {
         if (log_capacity > 0) {
           const long long at = counters(LogUsed) + offset;
           if (at < log_capacity) {
-            log(2 * at) = base + f;
+            log(2 * at) = clock.later_kernel_step() * substeps + f;  // the global sub-step + 1
             log(2 * at + 1) = i;
           }
         }
@@ -69,13 +72,16 @@ struct CortexDeliverFunctor {
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * 2 + receptor, neuron)
   Kokkos::View<long long*, Mem> counters;
   long long log_capacity = 0;
-  int step = 0, slots = 1, substeps = 1;
-  bool deliver = true;  // false: no synapses, only the log's fill moves on
+  spiking::StepClock<Mem> clock;
+  int slots = 1, substeps = 1;
+  bool deliver = true;  // false: no synapses, only the log's fill and the clock move on
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const long long count = counters(StepSpikes);
+    const int step = clock.later_kernel_step();
     if (team.league_rank() == 0)
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        clock.advance();  // writes the word the next step's first kernel reads; this kernel reads the other
         if (log_capacity == 0) return;
         const long long used = counters(LogUsed) + count;
         if (used > log_capacity) counters(LogOverflow) = 1;

@@ -8,6 +8,8 @@
 //   4. a fixed league of teams takes the step's spikes in turn and adds their synapses' fixed-point weights into
 //      the targets' circular event tables (ring slot step + 1 + delay, delays in network steps, EAI: nearest
 //      network step to the exact arrival; integer sums: identical on every backend).
+// The step index is read on the device (spiking/step_clock.hpp), so every step issues the same launches: where the
+// backend declares a step graph (CUDA) they are recorded and replayed in batches (backends/step_replay.hpp).
 // The host waits only to drain the spike log, and before the log could overflow (it counts the steps that are safe
 // even if every neuron spiked in each), as the point driver does (models/point/point_network.hpp).
 // Same interface as point::PointNetworkSimulation, with step() advancing substeps() sub-steps of dt.
@@ -19,6 +21,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "backends/step_replay.hpp"
 #include "core/kokkos_compat.hpp"
 #include "models/cortex_hh/cortex_exchange.hpp"
 #include "models/cortex_hh/cortex_step.hpp"
@@ -27,10 +30,12 @@
 #include "spiking/generated_synapses.hpp"
 #include "spiking/spike_log.hpp"
 #include "spiking/step_bytes.hpp"
+#include "spiking/step_clock.hpp"
 
 namespace kbrain::cortex {
 
-template <class Backend, class Real>
+// Replay: record the step once and replay it where the backend declares a step graph (tests compare false).
+template <class Backend, class Real, bool Replay = true>
 class CortexHhSimulation {
  public:
   using Exec = typename Backend::execution_space;
@@ -82,6 +87,7 @@ class CortexHhSimulation {
     if (params_.tpm) order_ = Kokkos::View<int*, Mem>("cortex_tpm_order", neurons_);
     counters_ = Kokkos::View<long long*, Mem>("cortex_spike_counters", spiking::kSpikeCounters);
     counters_host_ = Kokkos::create_mirror_view(counters_);
+    clock_ = spiking::make_step_clock<Mem>(0);
     // GPUs: about one team per 32 neurons takes the step's spikes in turn; CPUs: one per thread.
     deliver_league_ = Backend::is_gpu ? static_cast<int>(std::clamp<std::int64_t>(neurons_ / 32, 64, 8192))
                                       : std::max(1, kx::concurrency<Exec>());
@@ -105,26 +111,13 @@ class CortexHhSimulation {
   void step() {
     const std::int64_t S = substeps();
     if ((network_steps_ + 1) * S >= INT32_MAX) throw std::runtime_error("more than 2^31-2 sub-steps in one run");
-    if (log_capacity_ > 0 && log_safe_steps_ <= 0) check_log();
-    const int n = static_cast<int>(network_steps_);
-    const auto policy = Kokkos::RangePolicy<Exec>(0, neurons_);
-    if (params_.tpm) {
-      TpmPartitionFunctor<Mem, Real> part{state_.v, order_, c_.tpm_v, static_cast<int>(neurons_)};
-      Kokkos::parallel_scan("kbrain::cortex::tpm_partition", policy, part);
-    }
-    if (params_.lut) launch<true>(n);
-    else launch<false>(n);
-    CortexCompactFunctor<Mem> compact{flags_, list_, counters_, log_, log_capacity_, static_cast<int>(neurons_),
-                                      static_cast<int>(n * S)};
-    Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact);
-    const bool deliver = synapses_.count > 0;
-    CortexDeliverFunctor<Exec> f{synapses_, list_, flags_, ring_, counters_, log_capacity_, n, slots_, substeps(),
-                                 deliver};
-    Kokkos::parallel_for("kbrain::cortex::deliver",
-                         Kokkos::TeamPolicy<Exec>(deliver ? deliver_league_ : 1, Kokkos::AUTO), f);
+    steps_.step([this](const Exec& exec) { launch_step(exec); });
     ++network_steps_;
-    --log_safe_steps_;
+    if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
   }
+
+  // Whether the steps are replayed from a recording (a backend with a step graph, after the first step).
+  bool replays_steps() const { return steps_.replays(); }
 
   // Neuron spikes so far (waits for the device).
   std::int64_t total_spikes() {
@@ -141,8 +134,15 @@ class CortexHhSimulation {
     return out;
   }
 
-  std::vector<double> variable(int var) const { return point::download(state_.view(var)); }
-  const point::PointState<Real, Mem>& state() const { return state_; }
+  std::vector<double> variable(int var) {
+    steps_.launch_queued();
+    return point::download(state_.view(var));
+  }
+  // The state after every step so far (launches the queued steps first).
+  const point::PointState<Real, Mem>& state() {
+    steps_.launch_queued();
+    return state_;
+  }
   const point::PointParameters& params() const { return params_; }
   std::int64_t neurons() const { return neurons_; }
   std::int64_t synapse_count() const { return synapses_.count; }
@@ -161,23 +161,42 @@ class CortexHhSimulation {
     return synapses_.device_bytes() + static_cast<std::int64_t>(ring_.span() * sizeof(long long)) +
            2 * log_capacity_ * 4 + neurons_ * 12 * static_cast<std::int64_t>(sizeof(Real));
   }
-  void fence() const { Exec().fence(); }
+  void fence() { steps_.fence(); }
 
  private:
-  template <bool kLut>
-  void launch(int n) {
+  // One network step's launches on `exec`; the step index is read on the device (clock_).
+  void launch_step(const Exec& exec) {
+    const auto policy = kx::light_weight(Kokkos::RangePolicy<Exec>(exec, 0, neurons_));
+    if (params_.tpm) {
+      TpmPartitionFunctor<Mem, Real> part{state_.v, order_, c_.tpm_v, static_cast<int>(neurons_)};
+      Kokkos::parallel_scan("kbrain::cortex::tpm_partition", policy, part);
+    }
+    if (params_.lut) launch_neurons<true>(policy);
+    else launch_neurons<false>(policy);
+    CortexCompactFunctor<Mem> compact{flags_,        list_,       counters_, log_, log_capacity_,
+                                      static_cast<int>(neurons_), substeps(), clock_};
+    Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact);
+    const bool deliver = synapses_.count > 0;
+    CortexDeliverFunctor<Exec> f{synapses_, list_,  flags_, ring_,      counters_, log_capacity_,
+                                 clock_,    slots_, substeps(), deliver};
+    Kokkos::parallel_for("kbrain::cortex::deliver",
+                         kx::light_weight(Kokkos::TeamPolicy<Exec>(exec, deliver ? deliver_league_ : 1, Kokkos::AUTO)),
+                         f);
+  }
+
+  template <bool kLut, class Policy>
+  void launch_neurons(const Policy& policy) {
     CortexStepFunctor<Exec, Real, kLut> f;
     f.s = state_;
     f.ring = ring_;
-    f.slot_row = (n % slots_) * 2;
+    f.slots = slots_;
+    f.clock = clock_;
     f.lut = lut_;
     f.order = order_;
     f.spiked = flags_;
     f.c = c_;
     f.noise_seed = seed_;
-    f.first_substep = static_cast<long long>(n) * substeps();
-    Kokkos::parallel_for(kLut ? "kbrain::cortex::step_lut" : "kbrain::cortex::step",
-                         Kokkos::RangePolicy<Exec>(0, neurons_), f);
+    Kokkos::parallel_for(kLut ? "kbrain::cortex::step_lut" : "kbrain::cortex::step", policy, f);
   }
 
   void read_counters() {
@@ -216,6 +235,8 @@ class CortexHhSimulation {
   std::vector<std::int64_t> offsets_;
   spiking::GenerationTimes generation_;
   int slots_ = 1, deliver_league_ = 1;
+  spiking::StepClock<Mem> clock_;
+  StepReplay<Backend, Replay> steps_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
   Kokkos::View<long long*, Mem> counters_;
   typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;

@@ -22,6 +22,7 @@
 #include "models/point/point_state.hpp"
 #include "spiking/counter_draws.hpp"
 #include "spiking/device_synapses.hpp"
+#include "spiking/step_clock.hpp"
 
 namespace kbrain::cortex {
 
@@ -99,13 +100,13 @@ struct CortexStepFunctor {
   using Mem = typename Exec::memory_space;
   point::PointState<Real, Mem> s;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * 2 + receptor, neuron)
-  int slot_row = 0;
+  int slots = 1;
+  spiking::StepClock<Mem> clock;  // the network step; the first kernel of the step publishes it
   Kokkos::View<const Real*, Mem, Kokkos::MemoryTraits<Kokkos::RandomAccess>> lut;  // rows * 8
   Kokkos::View<const int*, Mem> order;  // TPM: active neurons first, then inactive (empty: identity)
   Kokkos::View<int*, Mem> spiked;       // 0 or the 1-based sub-step of the first spike in this network step
   CortexConstants<Real> c;
   std::uint64_t noise_seed = 0;
-  long long first_substep = 0;  // global index of this network step's first sub-step
 
   // x_inf and update factor f for the 4 gates at v.
   KOKKOS_INLINE_FUNCTION void gates(Real v, Real* g) const {
@@ -166,6 +167,10 @@ struct CortexStepFunctor {
   KOKKOS_INLINE_FUNCTION static Real clamp01(Real y) { return y < Real(0) ? Real(0) : (y > Real(1) ? Real(1) : y); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const int k) const {
+    const int step = clock.first_kernel_step();
+    if (k == 0) clock.publish();
+    const int slot_row = (step % slots) * 2;
+    const long long first_substep = static_cast<long long>(step) * c.substeps;  // global index of its first sub-step
     const int i = order.extent(0) ? order(k) : k;
     const int type = i < c.n_exc ? 0 : 1;
     CortexCell<Real> x{s.v(i), s.m(i), s.h(i), s.n(i), s.p(i), s.ge(i), s.xe(i), s.gi(i), s.xi(i)};

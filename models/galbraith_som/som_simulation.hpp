@@ -1,7 +1,8 @@
 #pragma once
 // Trains a Galbraith SOM on one backend, by one of two strategies with the same result (SomStrategy):
-//  - PerInput (GPUs): one parallel_reduce per input that first applies the previous input's update
-//    (som_step_kernels.hpp); the update still pending is applied before anything reads the weights;
+//  - PerInput (GPUs): one launch per input that first applies the previous input's update (som_step_kernels.hpp),
+//    the same launch every input, so it is recorded once and replayed in batches where the backend has a step graph
+//    (backends/step_replay.hpp); the update still pending is applied before anything reads the weights;
 //  - Chunks (CPUs): step() queues an input; a full chunk, the end of a pass (the disc's radius changes there), the
 //    last step, or anything that reads the weights launches the queued inputs as one chunk (som_kernels.hpp): a
 //    pass for their tile minima and one team that resolves them in order.
@@ -21,6 +22,7 @@
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
+#include "backends/step_replay.hpp"
 #include "core/image/image_file.hpp"
 #include "models/common/device_sampler.hpp"
 #include "models/galbraith_som/som_kernels.hpp"
@@ -116,10 +118,7 @@ class SomSimulation {
                                                                             kSomChunkInputs, tiles_.count());
       size_resolve_team();
     }
-    for (auto& b : best_) b = Kokkos::View<SomBest<Real>, Mem>("som_best");
-    pending_.image = image_;
-    pending_.width = static_cast<std::int32_t>(plan.width);
-    pending_.alpha = Real(plan.alpha);
+    if (strategy_ == SomStrategy::PerInput) prepare_per_input();
     // A checkpoint at the last step is the final picture.
     if (!out_dir_.empty())
       for (const auto c : plan.checkpoints)
@@ -130,14 +129,19 @@ class SomSimulation {
             ? fmt::format("chunks of up to {} inputs (tile minima of {}x{} neurons, then one team takes the inputs in "
                           "order: the sequential result)",
                           kSomChunkInputs, tiles_.side, tiles_.side)
-            : std::string("one reduce per input (the previous input's update fused with the BMU search)");
+            : fmt::format("one launch per input (the previous input's update fused with the BMU search, {} teams' "
+                          "minima combined by the last team done){}",
+                          train_.league, replay_.kReplays ? ", replayed from a step graph" : "");
     res.strategy = fmt::format("{}, {} neighbourhood, input {} ({} x {})", how, to_string(plan.neighbourhood),
                                plan.input_label, plan.input->width, plan.input->height);
   }
 
   std::int64_t steps_per_call() const { return 1; }
   std::int64_t steps_done() const { return steps_; }
-  void fence() { Exec().fence(); }
+  void fence() {
+    replay_.fence();
+    Exec().fence();
+  }
   std::int64_t device_bytes() const { return som_device_bytes(plan_.width, plan_.height, pixels_, sizeof(Real)); }
   SomStrategy strategy() const { return strategy_; }
   // The weights after every input so far (applies what is pending first).
@@ -146,17 +150,12 @@ class SomSimulation {
     return Reader{w_};
   }
 
-  // PerInput: launches the input's reduce. Chunks: queues the input; a chunk is launched when it is full, at the end
+  // PerInput: issues the input's launch. Chunks: queues the input; a chunk is launched when it is full, at the end
   // of a pass and at the last step.
   void step() {
     if (strategy_ == SomStrategy::PerInput) {
-      const std::int64_t k = steps_;
-      const auto& out = best_[k & 1];
-      const SomStep<Real, Mem> f{w_, pending_, digest_, k % pixels_};
-      Kokkos::parallel_reduce("kbrain::som::step", range(), f, SomBestReducer<Real, Mem>(out));
-      pending_.best = out;
-      pending_.pixel = k % pixels_;
-      pending_.rule = rule_of_pass(k / pixels_);
+      replay_.step([this](const Exec& exec) { launch_train(exec, true); });
+      pending_ = true;
       ++steps_;
       bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real));
       if (steps_ == plan_.steps) train_queued();  // the last input's update: part of the training
@@ -227,8 +226,9 @@ class SomSimulation {
   std::int32_t last_bmu() {
     if (steps_ == 0) return -1;
     if (strategy_ == SomStrategy::PerInput) {
+      replay_.fence();
       SomBest<Real> b;
-      Kokkos::deep_copy(b, best_[(steps_ - 1) & 1]);
+      Kokkos::deep_copy(b, Kokkos::subview(train_.best, (steps_ - 1) & 1));
       return b.index;
     }
     train_queued();
@@ -267,9 +267,9 @@ class SomSimulation {
   // pass). The host does not wait.
   void train_queued() {
     if (strategy_ == SomStrategy::PerInput) {
-      if (pending_.pixel < 0) return;
-      Kokkos::parallel_for("kbrain::som::flush", range(), SomFlush<Real, Mem>{w_, pending_, digest_});
-      pending_.pixel = -1;
+      if (pending_) replay_.launch_now([this](const Exec& exec) { launch_train(exec, false); });
+      pending_ = false;
+      replay_.fence();  // the weights are read or written next, on another instance
       return;
     }
     if (queued_ == 0) return;
@@ -288,6 +288,48 @@ class SomSimulation {
     bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real)) +
                     2.0 * double(inputs) * double(tiles_.count()) * double(sizeof(SomBest<Real>));
     queued_ = 0;
+  }
+  // PerInput: the cursor (the next input, none pending), the teams' minima, the disc's r^2 of every pass; teams
+  // of 256 threads with about 4 neurons a thread on GPUs, one team a thread on CPUs.
+  void prepare_per_input() {
+    SomTrainInput<Real, Exec>& t = train_;
+    t.w = w_;
+    t.image = image_;
+    t.digest = digest_;
+    t.cursor = Kokkos::View<std::int64_t*, Mem>("som_cursor", kSomCursorWords);
+    Kokkos::deep_copy(Kokkos::subview(t.cursor, int(kSomPendingInput)), std::int64_t(-1));
+    t.best = Kokkos::View<SomBest<Real>*, Mem>("som_best", 2);
+    t.neurons = n_;
+    t.pixels = pixels_;
+    t.width = static_cast<std::int32_t>(plan_.width);
+    t.alpha = Real(plan_.alpha);
+    t.disc = plan_.neighbourhood == Neighbourhood::Disc;
+    t.half = kSomWindowHalf;
+    // r^2 stops changing at 1, by pass 16; later passes read the last entry
+    const std::int64_t passes = std::max<std::int64_t>(17, (plan_.steps + pixels_ - 1) / pixels_);
+    Kokkos::View<double*, Mem> r2(no_init_label("som_pass_r2"), passes);
+    auto h = Kokkos::create_mirror_view(r2);
+    for (std::int64_t p = 0; p < passes; ++p) h(p) = som_disc_r2(p);
+    Kokkos::deep_copy(r2, h);
+    t.pass_r2 = r2;
+    train_team_ = Backend::is_gpu ? 256 : 1;
+    const std::int64_t per_thread = Backend::is_gpu ? 4 : 1;
+    const std::int64_t teams = Backend::is_gpu ? (n_ + train_team_ * per_thread - 1) / (train_team_ * per_thread)
+                                               : std::int64_t(kx::concurrency<Exec>());
+    t.league = static_cast<int>(std::clamp<std::int64_t>(teams, 1, Backend::is_gpu ? 4096 : n_));
+    t.per_team = (n_ + t.league - 1) / t.league;
+    t.partial = Kokkos::View<SomBest<Real>*, Mem>(no_init_label("som_team_best"), t.league);
+  }
+  // One input's launch (search), or the pending update alone (a flush).
+  void launch_train(const Exec& exec, bool search) {
+    SomTrainInput<Real, Exec> f = train_;
+    f.search = search;
+    Kokkos::TeamPolicy<Exec> policy(exec, f.league, train_team_);
+    policy.set_scratch_size(0, Kokkos::PerTeam(SomTrainInput<Real, Exec>::scratch_bytes(train_team_)));
+    Kokkos::parallel_for(search ? "kbrain::som::input" : "kbrain::som::flush", kx::light_weight(policy), f);
+  }
+  static auto no_init_label(const char* name) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name));
   }
   // The resolving team, once per run: its list holds the tiles a full chunk can update at the run's largest reach
   // (the first pass's), and its size is the most threads the backend gives it with that scratch.
@@ -315,8 +357,10 @@ class SomSimulation {
   SomWeights<Real, Mem> w_;
   Kokkos::View<const std::uint8_t*, Mem> image_;
   SomStrategy strategy_;
-  Kokkos::View<SomBest<Real>, Mem> best_[2];  // PerInput: the BMUs of the last two inputs
-  SomPending<Real, Mem> pending_;             // PerInput: the update the last input still owes
+  SomTrainInput<Real, Exec> train_;  // PerInput: the launch of every input (its views: cursor, minima, BMUs)
+  int train_team_ = 1;
+  bool pending_ = false;  // PerInput: an update is owed (the cursor's pending input)
+  StepReplay<Backend> replay_;
   SomTiles tiles_;
   Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem> tile_best_;
   Kokkos::View<std::int32_t, Mem> last_;

@@ -14,9 +14,9 @@
 //      fixed-point weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the
 //      weight matrix column of the step's spiking neurons instead. One thread of the step's last kernel moves the
 //      log and total counters and the clock on (a kernel of its own when nothing is delivered).
-// Where the backend declares a step graph (CUDA), the step's launches are recorded once, and kStepsPerReplay steps
-// once more as one graph: the steps are queued and a batch is replayed with one call. A small network's step is
-// bound by launches, not work (docs/performance.md, "Small spiking networks"). Its
+// Where the backend declares a step graph (CUDA), the steps are recorded and replayed in batches
+// (backends/step_replay.hpp): a small network's step is bound by launches, not work (docs/performance.md, "Small
+// spiking networks"). Its
 // kernels of one index per thread go through the backend's chained launch where it has one (Hopper and later).
 // The host synchronises only to drain the spike log, and before the log could overflow (it counts the steps that
 // are safe even if every neuron spiked in each). The ring has max_delay + 1 slots per receptor; integer sums make
@@ -30,6 +30,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "backends/optional_traits.hpp"
+#include "backends/step_replay.hpp"
 #include "core/kokkos_compat.hpp"
 #include "models/point/hh_step.hpp"
 #include "models/point/izhikevich_step.hpp"
@@ -54,22 +55,6 @@ struct NoStepProbe {
   void lap(StepPhase) {}
 };
 
-// The launch-as-you-go stand-in for backends without a step graph (backends/optional_traits.hpp).
-template <class Exec>
-struct DirectSteps {
-  Exec exec() const { return Exec(); }
-  bool recorded(int = 0) const { return false; }
-  template <class Launch>
-  void launch(Launch&& launch) { launch(Exec()); }
-};
-
-// Steps recorded together in the second graph of a step graph: one replay launches them all. The steps are queued
-// and launched a batch at a time; anything that reads the state, the spike log or the counters launches the queued
-// steps first.
-inline constexpr int kStepsPerReplay = 16;
-// The step graph's two recordings: one step, and kStepsPerReplay steps.
-enum StepRecording : int { kOneStep = 0, kBatchOfSteps = 1 };
-
 // AtomicAppend: spike lists by atomic append (default on GPUs) or by parallel_scan (default on CPUs); both deliver
 // the same input. Probe: NoStepProbe, or a benchmark's (a probe sees each phase, so its steps are not recorded).
 // Replay: record the step once and replay it where the backend declares a step graph (benchmarks compare false).
@@ -80,9 +65,7 @@ class PointNetworkSimulation {
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
-  static constexpr bool kReplays =
-      Replay && is_detected_v<StepGraphOf, Backend> && std::is_same<Probe, NoStepProbe>::value;
-  using Steps = std::conditional_t<kReplays, detected_or_t<DirectSteps<Exec>, StepGraphOf, Backend>, DirectSteps<Exec>>;
+  using Steps = StepReplay<Backend, Replay && std::is_same<Probe, NoStepProbe>::value>;
 
   explicit PointNetworkSimulation(const PointSetup& setup)
       : params_(setup.params),
@@ -142,36 +125,13 @@ class PointNetworkSimulation {
   // Advances one step (asynchronously on a GPU).
   void step() {
     if (steps_done_ >= INT32_MAX - 1) throw std::runtime_error("more than 2^31-2 steps in one run");
-    bool replayed = false;
-    if constexpr (kReplays) {
-      // The first step is launched directly: it makes every allocation Kokkos makes lazily, which a recording
-      // must not.
-      if (steps_done_ == 1 && !steps_.recorded() && !record_failed_) {
-        record_failed_ = !steps_.record([this](const Exec& exec) { launch_step(exec); }, kOneStep);
-        if (!record_failed_)
-          steps_.record(
-              [this](const Exec& exec) {
-                for (int k = 0; k < kStepsPerReplay; ++k) launch_step(exec);
-              },
-              kBatchOfSteps);
-      }
-      if (steps_.recorded(kOneStep)) {
-        if (!steps_.recorded(kBatchOfSteps)) {
-          steps_.replay(kOneStep);
-        } else if (++queued_ == kStepsPerReplay) {
-          steps_.replay(kBatchOfSteps);
-          queued_ = 0;
-        }
-        replayed = true;
-      }
-    }
-    if (!replayed) steps_.launch([this](const Exec& exec) { launch_step(exec); });
+    steps_.step([this](const Exec& exec) { launch_step(exec); });
     ++steps_done_;
     if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
   }
 
   // Whether the steps are replayed from a recording (a backend with a step graph, after the first step).
-  bool replays_steps() const { return steps_.recorded(); }
+  bool replays_steps() const { return steps_.replays(); }
 
   Probe& probe() { return probe_; }
 
@@ -223,10 +183,7 @@ class PointNetworkSimulation {
            static_cast<std::int64_t>(ring_.span() * sizeof(long long)) + 2 * log_capacity_ * 4 +
            neurons_ * 8 * static_cast<std::int64_t>(sizeof(Real));
   }
-  void fence() {
-    launch_queued();
-    steps_.exec().fence();
-  }
+  void fence() { steps_.fence(); }
 
  private:
   // One step's launches on `exec`; every value that changes from step to step is read on the device.
@@ -282,11 +239,8 @@ class PointNetworkSimulation {
     probe_.lap(StepPhase::Deliver);
   }
 
-  // Launches the steps queued for the next batch replay, one replay each.
-  void launch_queued() {
-    if constexpr (kReplays)
-      for (; queued_ > 0; --queued_) steps_.replay(kOneStep);
-  }
+  void launch_queued() { steps_.launch_queued(); }
+
 
   // f(i) for i in [0, n): through the backend's chained launch where it has one (the kernel's launch overlaps the
   // previous kernel's tail), else Kokkos::parallel_for.
@@ -367,8 +321,6 @@ class PointNetworkSimulation {
   Probe probe_;
   spiking::StepClock<Mem> clock_;
   Steps steps_;
-  bool record_failed_ = false;
-  int queued_ = 0;  // steps recorded but not yet launched (a batch replay launches kStepsPerReplay)
   Kokkos::View<long long*, Mem> counters_;
   typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
