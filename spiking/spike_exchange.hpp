@@ -50,13 +50,16 @@ struct SpikeSink {
       flags(i) = spike ? 1 : 0;
       return;
     }
-    if (!spike) return;
+    if (spike) append_spike(i, step, step + 1);  // logged as updates done
+  }
+  // Append only: spike i of step `step` takes its list slot and, for a neuron, its log slot as (logged, i).
+  KOKKOS_INLINE_FUNCTION void append_spike(const int i, const int step, const int logged) const {
     const int slot = step_counter(step);
     list(kx::atomic_increment_i64(&counters(slot))) = i;
     if (i < neurons) {
       const long long at = counters(LogUsed) + kx::atomic_increment_i64(&counters(slot + 1));
       if (log_capacity > 0 && at < log_capacity) {
-        log(2 * at) = step + 1;  // logged as updates done
+        log(2 * at) = logged;
         log(2 * at + 1) = i;
       }
     }

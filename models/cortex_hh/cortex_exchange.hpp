@@ -1,14 +1,15 @@
 #pragma once
-// A Wang 2012 network step's spikes on the backend, with no host synchronisation (as the point driver's
-// spiking/spike_exchange.hpp): the spike count of a step, the running total and the log's fill stay in device
-// counters, read by the kernels that need them.
-//  - CortexCompactFunctor: parallel_scan over the spike flags -> the step's spike list in ascending index order
-//    (deterministic, no atomics); its final pass stores the step's count, adds it to the total and appends the
-//    spikes to the device log as (global sub-step + 1, neuron);
-//  - CortexDeliverFunctor: a fixed league of teams takes the step's spikes in turn (the count read on the device),
-//    each team's threads the spike's synapses, adding their fixed-point weights into the targets' circular event
-//    tables (native 64-bit integer atomics: order-independent sums); one thread moves the log's fill and the step
-//    clock on (spiking/step_clock.hpp: the step is read on the device, so every step issues the same launches).
+// A Wang 2012 network step's spikes on the backend, with no host synchronisation, by the point driver's protocol
+// (spiking/spike_exchange.hpp): the step's counts in the device counters by step parity, the step's last kernel
+// running advance_step (total, log fill, step clock).
+//  - GPUs: the neuron kernel appends each spike to the step's list and to the log itself (SpikeSink::append_spike,
+//    unordered; the host sorts the drained log), and CortexDeliverWarpsFunctor delivers: no pass over flags;
+//  - CPUs: CortexCompactFunctor, a parallel_scan over the spike flags -> the step's list in ascending index order
+//    (deterministic, no atomics), its final pass storing the step's counts and appending the spikes to the log;
+//    then CortexDeliverFunctor, a fixed league of teams taking the step's spikes in turn.
+// Delivery adds each synapse's fixed-point weight into its target's circular event table (native 64-bit integer
+// atomics: order-independent sums, so both paths deliver identical input). The log holds (global sub-step + 1,
+// neuron).
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -20,10 +21,9 @@
 
 namespace kbrain::cortex {
 
-// The device counters are the point driver's (spiking::SpikeCounter); a network step's count sits in StepSpikes.
+// The device counters are the point driver's (spiking::SpikeCounter).
 using spiking::LogOverflow;
 using spiking::LogUsed;
-using spiking::StepSpikes;
 using spiking::TotalSpikes;
 
 template <class Mem>
@@ -40,20 +40,21 @@ struct CortexCompactFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const int i, int& offset, const bool final) const {
     const int f = flags(i);
     if (final) {
+      const int step = clock.later_kernel_step();
       if (f) {
         list(offset) = i;
         if (log_capacity > 0) {
           const long long at = counters(LogUsed) + offset;
           if (at < log_capacity) {
-            log(2 * at) = clock.later_kernel_step() * substeps + f;  // the global sub-step + 1
+            log(2 * at) = step * substeps + f;  // the global sub-step + 1
             log(2 * at + 1) = i;
           }
         }
       }
       if (i == neurons - 1) {
-        const int count = offset + (f ? 1 : 0);
-        counters(StepSpikes) = count;
-        counters(TotalSpikes) += count;
+        const int slot = spiking::step_counter(step);
+        counters(slot) = offset + (f ? 1 : 0);  // every spike is a neuron's: both counts are the same
+        counters(slot + 1) = counters(slot);
       }
     }
     if (f) ++offset;
@@ -63,6 +64,16 @@ struct CortexCompactFunctor {
 // With EAI (S > 1) a spike in the second half of its network step arrives one network step later, so that each
 // arrival lands on the network-step boundary nearest to spike time + delay (error within +-network_dt/2,
 // unbiased); with S = 1 the arrival is exactly spike step + delay.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION void cortex_deliver_synapse(const spiking::DeviceSynapses<Mem>& syn,
+                                                   const Kokkos::View<long long**, Kokkos::LayoutRight, Mem>& ring,
+                                                   const int step, const int late, const int slots,
+                                                   const std::int64_t k) {
+  const int dr = syn.delay_receptor(k);
+  const int slot = (step + 1 + late + (dr >> 1)) % slots;
+  kx::atomic_add_i64(&ring(slot * 2 + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
+}
+
 template <class Exec>
 struct CortexDeliverFunctor {
   using Mem = typename Exec::memory_space;
@@ -74,29 +85,49 @@ struct CortexDeliverFunctor {
   long long log_capacity = 0;
   spiking::StepClock<Mem> clock;
   int slots = 1, substeps = 1;
-  bool deliver = true;  // false: no synapses, only the log's fill and the clock move on
+  bool deliver = true;  // false: no synapses, only the step's bookkeeping
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const long long count = counters(StepSpikes);
     const int step = clock.later_kernel_step();
+    const long long count = counters(spiking::step_counter(step));
     if (team.league_rank() == 0)
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        clock.advance();  // writes the word the next step's first kernel reads; this kernel reads the other
-        if (log_capacity == 0) return;
-        const long long used = counters(LogUsed) + count;
-        if (used > log_capacity) counters(LogOverflow) = 1;
-        counters(LogUsed) = used > log_capacity ? log_capacity : used;
-      });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { spiking::advance_step(counters, log_capacity, clock); });
     if (!deliver) return;
     for (long long s = team.league_rank(); s < count; s += team.league_size()) {
       const int pre = list(s);
       const int late = (substeps > 1 && 2 * spiked(pre) > substeps) ? 1 : 0;
-      const std::int64_t begin = syn.offsets(pre), end = syn.offsets(pre + 1);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t k) {
-        const int dr = syn.delay_receptor(k);
-        const int slot = (step + 1 + late + (dr >> 1)) % slots;
-        kx::atomic_add_i64(&ring(slot * 2 + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
-      });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, syn.offsets(pre), syn.offsets(pre + 1)),
+                           [&](const std::int64_t k) { cortex_deliver_synapse(syn, ring, step, late, slots, k); });
+    }
+  }
+};
+
+// The GPU form: each warp (32 consecutive indices) takes the step's spikes in turn, its lanes the spike's synapses;
+// a plain f(i) functor, so that it can go through the backend's chained launch (backends/range_launch.hpp).
+template <class Mem>
+struct CortexDeliverWarpsFunctor {
+  spiking::DeviceSynapses<Mem> syn;
+  Kokkos::View<const int*, Mem> list, spiked;
+  Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * 2 + receptor, neuron)
+  Kokkos::View<long long*, Mem> counters;
+  long long log_capacity = 0;
+  spiking::StepClock<Mem> clock;
+  int slots = 1, substeps = 1;
+  bool deliver = true;  // false: no synapses, only the step's bookkeeping
+  int warps = 1;        // indices / 32
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const int step = clock.later_kernel_step();
+    const long long count = counters(spiking::step_counter(step));
+    if (i == 0) spiking::advance_step(counters, log_capacity, clock);  // zeroes the other parity's counts only
+    if (!deliver) return;
+    const int lane = i & 31;
+    for (long long s = i >> 5; s < count; s += warps) {
+      const int pre = list(s);
+      const int late = (substeps > 1 && 2 * spiked(pre) > substeps) ? 1 : 0;
+      const std::int64_t end = syn.offsets(pre + 1);
+      for (std::int64_t k = syn.offsets(pre) + lane; k < end; k += 32)
+        cortex_deliver_synapse(syn, ring, step, late, slots, k);
     }
   }
 };

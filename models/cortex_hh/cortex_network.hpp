@@ -3,11 +3,14 @@
 // method), all launched without waiting for the device:
 //   1. TPM only: partition the neurons into active / inactive by v (scan) -> `order`;
 //   2. the neuron kernel (cortex_step.hpp): arrivals, S sub-steps in registers, first spike sub-step per neuron;
-//   3. parallel_scan compacts the spike flags (ascending index) and appends the spikes to the device log; the
-//      step's count stays in a device counter (cortex_exchange.hpp);
-//   4. a fixed league of teams takes the step's spikes in turn and adds their synapses' fixed-point weights into
-//      the targets' circular event tables (ring slot step + 1 + delay, delays in network steps, EAI: nearest
-//      network step to the exact arrival; integer sums: identical on every backend).
+//      on GPUs it appends each spike to the step's list and the device log itself;
+//   3. CPUs: parallel_scan compacts the spike flags (ascending index) and appends the spikes to the device log;
+//      the step's counts stay in device counters (cortex_exchange.hpp);
+//   4. a fixed league of teams (GPUs: warps) takes the step's spikes in turn and adds their synapses' fixed-point
+//      weights into the targets' circular event tables (ring slot step + 1 + delay, delays in network steps, EAI:
+//      nearest network step to the exact arrival; integer sums: identical on every backend); one thread of it
+//      moves the counters and the step clock on.
+// Kernels of one index per thread go through the backend's chained launch where it has one.
 // The step index is read on the device (spiking/step_clock.hpp), so every step issues the same launches: where the
 // backend declares a step graph (CUDA) they are recorded and replayed in batches (backends/step_replay.hpp).
 // The host waits only to drain the spike log, and before the log could overflow (it counts the steps that are safe
@@ -21,6 +24,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "backends/range_launch.hpp"
 #include "backends/step_replay.hpp"
 #include "core/kokkos_compat.hpp"
 #include "models/cortex_hh/cortex_exchange.hpp"
@@ -41,6 +45,8 @@ class CortexHhSimulation {
   using Exec = typename Backend::execution_space;
   using Mem = typename Backend::memory_space;
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  // GPUs: spikes appended by the neuron kernel (spiking::SpikeSink); CPUs: a scan over the spike flags.
+  static constexpr bool kAppend = Backend::is_gpu;
 
   explicit CortexHhSimulation(const point::PointSetup& setup)
       : params_(setup.params), neurons_(setup.network.neurons), seed_(setup.seed) {
@@ -88,9 +94,10 @@ class CortexHhSimulation {
     counters_ = Kokkos::View<long long*, Mem>("cortex_spike_counters", spiking::kSpikeCounters);
     counters_host_ = Kokkos::create_mirror_view(counters_);
     clock_ = spiking::make_step_clock<Mem>(0);
-    // GPUs: about one team per 32 neurons takes the step's spikes in turn; CPUs: one per thread.
-    deliver_league_ = Backend::is_gpu ? static_cast<int>(std::clamp<std::int64_t>(neurons_ / 32, 64, 8192))
-                                      : std::max(1, kx::concurrency<Exec>());
+    // GPUs: about one warp per 8 neurons takes the step's spikes in turn (as the point driver); CPUs: a team per
+    // thread.
+    deliver_warps_ = static_cast<int>(std::clamp<std::int64_t>(neurons_ / 8, 64, 8192));
+    deliver_league_ = std::max(1, kx::concurrency<Exec>());
   }
 
   // Keep every neuron spike in a device log of `capacity` events (default: room for 64 network steps of every
@@ -171,21 +178,27 @@ class CortexHhSimulation {
       TpmPartitionFunctor<Mem, Real> part{state_.v, order_, c_.tpm_v, static_cast<int>(neurons_)};
       Kokkos::parallel_scan("kbrain::cortex::tpm_partition", policy, part);
     }
-    if (params_.lut) launch_neurons<true>(policy);
-    else launch_neurons<false>(policy);
-    CortexCompactFunctor<Mem> compact{flags_,        list_,       counters_, log_, log_capacity_,
-                                      static_cast<int>(neurons_), substeps(), clock_};
-    Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact);
+    if (params_.lut) launch_neurons<true>(exec);
+    else launch_neurons<false>(exec);
     const bool deliver = synapses_.count > 0;
-    CortexDeliverFunctor<Exec> f{synapses_, list_,  flags_, ring_,      counters_, log_capacity_,
-                                 clock_,    slots_, substeps(), deliver};
-    Kokkos::parallel_for("kbrain::cortex::deliver",
-                         kx::light_weight(Kokkos::TeamPolicy<Exec>(exec, deliver ? deliver_league_ : 1, Kokkos::AUTO)),
-                         f);
+    if constexpr (kAppend) {
+      const CortexDeliverWarpsFunctor<Mem> f{synapses_, list_,  flags_,     ring_,   counters_,      log_capacity_,
+                                             clock_,    slots_, substeps(), deliver, deliver_warps_};
+      launch_range<Backend>(exec, "kbrain::cortex::deliver", deliver_warps_ * 32, f);
+    } else {
+      const CortexCompactFunctor<Mem> compact{flags_,        list_,       counters_, log_, log_capacity_,
+                                              static_cast<int>(neurons_), substeps(), clock_};
+      Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact);
+      const CortexDeliverFunctor<Exec> f{synapses_, list_,  flags_,     ring_,  counters_, log_capacity_,
+                                         clock_,    slots_, substeps(), deliver};
+      Kokkos::parallel_for(
+          "kbrain::cortex::deliver",
+          kx::light_weight(Kokkos::TeamPolicy<Exec>(exec, deliver ? deliver_league_ : 1, Kokkos::AUTO)), f);
+    }
   }
 
-  template <bool kLut, class Policy>
-  void launch_neurons(const Policy& policy) {
+  template <bool kLut>
+  void launch_neurons(const Exec& exec) {
     CortexStepFunctor<Exec, Real, kLut> f;
     f.s = state_;
     f.ring = ring_;
@@ -194,9 +207,11 @@ class CortexHhSimulation {
     f.lut = lut_;
     f.order = order_;
     f.spiked = flags_;
+    f.sink = spiking::SpikeSink<Mem>{flags_, list_, counters_, log_, log_capacity_, static_cast<int>(neurons_), kAppend};
     f.c = c_;
     f.noise_seed = seed_;
-    Kokkos::parallel_for(kLut ? "kbrain::cortex::step_lut" : "kbrain::cortex::step", policy, f);
+    launch_range<Backend>(exec, kLut ? "kbrain::cortex::step_lut" : "kbrain::cortex::step", static_cast<int>(neurons_),
+                          f);
   }
 
   void read_counters() {
@@ -234,7 +249,7 @@ class CortexHhSimulation {
   spiking::DeviceSynapses<Mem> synapses_;
   std::vector<std::int64_t> offsets_;
   spiking::GenerationTimes generation_;
-  int slots_ = 1, deliver_league_ = 1;
+  int slots_ = 1, deliver_league_ = 1, deliver_warps_ = 1;
   spiking::StepClock<Mem> clock_;
   StepReplay<Backend, Replay> steps_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;

@@ -22,6 +22,7 @@
 #include "models/point/point_state.hpp"
 #include "spiking/counter_draws.hpp"
 #include "spiking/device_synapses.hpp"
+#include "spiking/spike_exchange.hpp"
 #include "spiking/step_clock.hpp"
 
 namespace kbrain::cortex {
@@ -105,6 +106,7 @@ struct CortexStepFunctor {
   Kokkos::View<const Real*, Mem, Kokkos::MemoryTraits<Kokkos::RandomAccess>> lut;  // rows * 8
   Kokkos::View<const int*, Mem> order;  // TPM: active neurons first, then inactive (empty: identity)
   Kokkos::View<int*, Mem> spiked;       // 0 or the 1-based sub-step of the first spike in this network step
+  spiking::SpikeSink<Mem> sink;         // append (GPUs): each spike takes its list and log slots here
   CortexConstants<Real> c;
   std::uint64_t noise_seed = 0;
 
@@ -223,6 +225,7 @@ struct CortexStepFunctor {
     s.v(i) = x.v; s.m(i) = x.m; s.h(i) = x.h; s.n(i) = x.n; s.p(i) = x.p;
     s.ge(i) = x.ge; s.xe(i) = x.xe; s.gi(i) = x.gi; s.xi(i) = x.xi;
     spiked(i) = first_spike;
+    if (sink.append && first_spike) sink.append_spike(i, step, static_cast<int>(first_substep) + first_spike);
   }
 };
 

@@ -29,7 +29,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "backends/optional_traits.hpp"
+#include "backends/range_launch.hpp"
 #include "backends/step_replay.hpp"
 #include "core/kokkos_compat.hpp"
 #include "models/point/hh_step.hpp"
@@ -241,18 +241,9 @@ class PointNetworkSimulation {
 
   void launch_queued() { steps_.launch_queued(); }
 
-
-  // f(i) for i in [0, n): through the backend's chained launch where it has one (the kernel's launch overlaps the
-  // previous kernel's tail), else Kokkos::parallel_for.
   template <class F>
   void launch_range(const Exec& exec, const char* name, const int n, const F& f) {
-    if constexpr (kHasChainedLaunch<Backend>) {
-      if (Backend::chained_launch::available()) {
-        Backend::chained_launch::template parallel_for<256, 1>(f, 0, n, exec);
-        return;
-      }
-    }
-    Kokkos::parallel_for(name, kx::light_weight(Kokkos::RangePolicy<Exec>(exec, 0, n)), f);
+    kbrain::launch_range<Backend>(exec, name, n, f);
   }
 
   template <class F>
