@@ -1,8 +1,8 @@
 #pragma once
 // Trains a Galbraith SOM on one backend, by one of two strategies with the same result (SomStrategy):
-//  - PerInput (GPUs): one launch per input (som_step_kernels.hpp: the teams' minima, then the last team done finds
-//    the BMU and updates its neighbourhood), the same launch every input, so it is recorded once and replayed in
-//    batches where the backend has a step graph (backends/step_replay.hpp);
+//  - PerInput (GPUs): one launch per input that first applies the previous input's update (som_step_kernels.hpp),
+//    the same launch every input, so it is recorded once and replayed in batches where the backend has a step graph
+//    (backends/step_replay.hpp); the update still pending is applied before anything reads the weights;
 //  - Chunks (CPUs): step() queues an input; a full chunk, the end of a pass (the disc's radius changes there), the
 //    last step, or anything that reads the weights launches the queued inputs as one chunk (som_kernels.hpp): a
 //    pass for their tile minima and one team that resolves them in order.
@@ -129,8 +129,8 @@ class SomSimulation {
             ? fmt::format("chunks of up to {} inputs (tile minima of {}x{} neurons, then one team takes the inputs in "
                           "order: the sequential result)",
                           kSomChunkInputs, tiles_.side, tiles_.side)
-            : fmt::format("one launch per input ({} teams' minima; the last team done finds the BMU and updates its "
-                          "neighbourhood){}",
+            : fmt::format("one launch per input (the previous input's update fused with the BMU search, {} teams' "
+                          "minima combined by the last team done){}",
                           train_.league, replay_.kReplays ? ", replayed from a step graph" : "");
     res.strategy = fmt::format("{}, {} neighbourhood, input {} ({} x {})", how, to_string(plan.neighbourhood),
                                plan.input_label, plan.input->width, plan.input->height);
@@ -144,7 +144,7 @@ class SomSimulation {
   }
   std::int64_t device_bytes() const { return som_device_bytes(plan_.width, plan_.height, pixels_, sizeof(Real)); }
   SomStrategy strategy() const { return strategy_; }
-  // The weights after every input so far (launches what is queued first).
+  // The weights after every input so far (applies what is pending first).
   Reader state() {
     train_queued();
     return Reader{w_};
@@ -154,9 +154,11 @@ class SomSimulation {
   // of a pass and at the last step.
   void step() {
     if (strategy_ == SomStrategy::PerInput) {
-      replay_.step([this](const Exec& exec) { launch_train(exec); });
+      replay_.step([this](const Exec& exec) { launch_train(exec, true); });
+      pending_ = true;
       ++steps_;
       bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real));
+      if (steps_ == plan_.steps) train_queued();  // the last input's update: part of the training
     } else {
       if (queued_ == 0) chunk_first_ = steps_;
       ++queued_;
@@ -261,11 +263,13 @@ class SomSimulation {
     }
     return rule;
   }
-  // PerInput: launches the queued inputs and waits for them (the weights are read or written next). Chunks:
-  // launches the queued inputs as one chunk (they lie in one pass); the host does not wait.
+  // PerInput: applies the pending update now. Chunks: launches the queued inputs as one chunk (they lie in one
+  // pass). The host does not wait.
   void train_queued() {
     if (strategy_ == SomStrategy::PerInput) {
-      replay_.fence();
+      if (pending_) replay_.launch_now([this](const Exec& exec) { launch_train(exec, false); });
+      pending_ = false;
+      replay_.fence();  // the weights are read or written next, on another instance
       return;
     }
     if (queued_ == 0) return;
@@ -285,47 +289,44 @@ class SomSimulation {
                     2.0 * double(inputs) * double(tiles_.count()) * double(sizeof(SomBest<Real>));
     queued_ = 0;
   }
-  // PerInput: the cursor, the teams' minima, the disc's r^2 and reach of every pass; teams of 256 threads with
-  // about one neuron a thread on GPUs (at most 4096 teams), one team a thread on CPUs.
+  // PerInput: the cursor (the next input, none pending), the teams' minima, the disc's r^2 of every pass; teams
+  // of 256 threads with about 4 neurons a thread on GPUs, one team a thread on CPUs.
   void prepare_per_input() {
     SomTrainInput<Real, Exec>& t = train_;
     t.w = w_;
     t.image = image_;
     t.digest = digest_;
     t.cursor = Kokkos::View<std::int64_t*, Mem>("som_cursor", kSomCursorWords);
+    Kokkos::deep_copy(Kokkos::subview(t.cursor, int(kSomPendingInput)), std::int64_t(-1));
     t.best = Kokkos::View<SomBest<Real>*, Mem>("som_best", 2);
     t.neurons = n_;
     t.pixels = pixels_;
-    t.width = plan_.width;
-    t.height = plan_.height;
+    t.width = static_cast<std::int32_t>(plan_.width);
     t.alpha = Real(plan_.alpha);
     t.disc = plan_.neighbourhood == Neighbourhood::Disc;
     t.half = kSomWindowHalf;
     // r^2 stops changing at 1, by pass 16; later passes read the last entry
     const std::int64_t passes = std::max<std::int64_t>(17, (plan_.steps + pixels_ - 1) / pixels_);
     Kokkos::View<double*, Mem> r2(no_init_label("som_pass_r2"), passes);
-    Kokkos::View<int*, Mem> reach(no_init_label("som_pass_reach"), passes);
-    auto r2_host = Kokkos::create_mirror_view(r2);
-    auto reach_host = Kokkos::create_mirror_view(reach);
-    for (std::int64_t p = 0; p < passes; ++p) {
-      r2_host(p) = som_disc_r2(p);
-      reach_host(p) = som_disc_reach(r2_host(p));
-    }
-    Kokkos::deep_copy(r2, r2_host);
-    Kokkos::deep_copy(reach, reach_host);
+    auto h = Kokkos::create_mirror_view(r2);
+    for (std::int64_t p = 0; p < passes; ++p) h(p) = som_disc_r2(p);
+    Kokkos::deep_copy(r2, h);
     t.pass_r2 = r2;
-    t.pass_reach = reach;
     train_team_ = Backend::is_gpu ? 256 : 1;
-    const std::int64_t teams = Backend::is_gpu ? (n_ + train_team_ - 1) / train_team_
+    const std::int64_t per_thread = Backend::is_gpu ? 4 : 1;
+    const std::int64_t teams = Backend::is_gpu ? (n_ + train_team_ * per_thread - 1) / (train_team_ * per_thread)
                                                : std::int64_t(kx::concurrency<Exec>());
     t.league = static_cast<int>(std::clamp<std::int64_t>(teams, 1, Backend::is_gpu ? 4096 : n_));
     t.per_team = (n_ + t.league - 1) / t.league;
     t.partial = Kokkos::View<SomBest<Real>*, Mem>(no_init_label("som_team_best"), t.league);
   }
-  // One input's launch.
-  void launch_train(const Exec& exec) {
-    Kokkos::parallel_for("kbrain::som::input",
-                         kx::light_weight(Kokkos::TeamPolicy<Exec>(exec, train_.league, train_team_)), train_);
+  // One input's launch (search), or the pending update alone (a flush).
+  void launch_train(const Exec& exec, bool search) {
+    SomTrainInput<Real, Exec> f = train_;
+    f.search = search;
+    Kokkos::TeamPolicy<Exec> policy(exec, f.league, train_team_);
+    policy.set_scratch_size(0, Kokkos::PerTeam(SomTrainInput<Real, Exec>::scratch_bytes(train_team_)));
+    Kokkos::parallel_for(search ? "kbrain::som::input" : "kbrain::som::flush", kx::light_weight(policy), f);
   }
   static auto no_init_label(const char* name) {
     return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name));
@@ -358,6 +359,7 @@ class SomSimulation {
   SomStrategy strategy_;
   SomTrainInput<Real, Exec> train_;  // PerInput: the launch of every input (its views: cursor, minima, BMUs)
   int train_team_ = 1;
+  bool pending_ = false;  // PerInput: an update is owed (the cursor's pending input)
   StepReplay<Backend> replay_;
   SomTiles tiles_;
   Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem> tile_best_;
