@@ -67,8 +67,25 @@ struct CudaChainedLaunch {
     return yes;
   }
 
-  // f(i) for i in [begin, end), one index per thread, blocks of MaxThreads (the same launch bounds as a
-  // RangePolicy<Cuda, LaunchBounds<MaxThreads, MinBlocks>>). Asynchronous, like Kokkos::parallel_for.
+  // Threads per block for n indices: MaxThreads, or for a range too small to give every SM a full block, whole
+  // warps enough to spread it over every SM. A small network's step is bound by the latency of each thread's
+  // arithmetic, not by throughput: a few full blocks would queue their warps on a few SMs' arithmetic units
+  // (double precision above all) while the other SMs idle. The index each thread computes does not change.
+  template <int MaxThreads>
+  static int block_threads(const int n) {
+    static const int sms = [] {
+      int count = 1;
+      cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, Kokkos::Cuda().cuda_device());
+      return count > 0 ? count : 1;
+    }();
+    const int per_sm = (n + sms - 1) / sms;
+    const int warps = (per_sm + 31) / 32;
+    return warps * 32 < MaxThreads ? (warps > 0 ? warps * 32 : 32) : MaxThreads;
+  }
+
+  // f(i) for i in [begin, end), one index per thread, blocks of MaxThreads threads (fewer for a small range:
+  // block_threads), with the launch bounds of a RangePolicy<Cuda, LaunchBounds<MaxThreads, MinBlocks>>.
+  // Asynchronous, like Kokkos::parallel_for.
   template <int MaxThreads, int MinBlocks, class F>
   static void parallel_for(const F& f, const int begin, const int end) {
     parallel_for<MaxThreads, MinBlocks>(f, begin, end, Kokkos::Cuda());
@@ -84,8 +101,9 @@ struct CudaChainedLaunch {
       return cudaFuncSetCacheConfig(kernel, cudaFuncCachePreferL1) == cudaSuccess;
     }();
     (void)configured;
-    const detail::ProgrammaticLaunch launch(dim3(static_cast<unsigned>((end - begin + MaxThreads - 1) / MaxThreads)),
-                                            dim3(1, MaxThreads), exec.cuda_stream());
+    const int threads = block_threads<MaxThreads>(end - begin);
+    const detail::ProgrammaticLaunch launch(dim3(static_cast<unsigned>((end - begin + threads - 1) / threads)),
+                                            dim3(1, threads), exec.cuda_stream());
     const cudaError_t e = cudaLaunchKernelEx(&launch.config, kernel, f, std::int64_t(begin), std::int64_t(end));
     if (e != cudaSuccess) throw std::runtime_error(std::string("chained kernel launch failed: ") + cudaGetErrorString(e));
   }
