@@ -6,8 +6,9 @@
 //   - each team leaves its (distance, index) minimum in `partial`; the last team to finish (an atomic count of the
 //     teams done) combines them into the input's BMU, folds it into the digest and moves the cursor on.
 // Which input comes next and which update is pending are read on the device (the cursor), so every input issues
-// the same launch: recorded once and replayed where the backend has a step graph (backends/step_replay.hpp), which
-// is what a launch-bound step of a few microseconds needs. A flush (search = false) applies the pending update alone.
+// the same launch: recorded once and replayed where the backend has a step graph (backends/step_replay.hpp), so the
+// host's launch cost leaves the step; what remains is the launch's chain of dependent memory accesses
+// (docs/models/galbraith-som.md). A flush (search = false) applies the pending update alone.
 // The same arithmetic as the chunks of som_kernels.hpp (the distance of som_distance, the update of som_update).
 #include <cstdint>
 
