@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
+#include "core/kokkos_compat.hpp"
+
 #include "models/adex_costa/adex_exchange.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
 #include "models/adex_costa/adex_plan.hpp"
@@ -254,8 +256,11 @@ class AdexSimulation {
                          ApplyWinners<Real, Mem>{st_, winner_rows_, winner_currents_, post_updates});
   }
 
-  static Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(std::int64_t count) {
-    return Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count);
+  // Light-weight launches: the functors hold the whole state (about 1 KiB), which Kokkos would otherwise pass
+  // through constant memory, waiting before each launch for the previous one to finish (kx::light_weight).
+  static auto range(std::int64_t count) { return range(0, count); }
+  static auto range(std::int64_t begin, std::int64_t end) {
+    return kx::light_weight(Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(begin, end));
   }
 
   static FlagSource pattern_source(Pattern p) {
@@ -277,7 +282,7 @@ class AdexSimulation {
     if (rows == FlagSource::List) {
       const std::int64_t begin = plan_.spike_offsets[static_cast<std::size_t>(n)];
       const std::int64_t end = plan_.spike_offsets[static_cast<std::size_t>(n + 1)];
-      Kokkos::parallel_for("kbrain::adex::list_flags", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(begin, end),
+      Kokkos::parallel_for("kbrain::adex::list_flags", range(begin, end),
                            ListFlags<Mem>{st_.pre_flag, spike_sources_});
     }
     if (plan_.mxm) return;  // the columns are the rows

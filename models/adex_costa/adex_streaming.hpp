@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
+#include "core/kokkos_compat.hpp"
+
 #include "backends/execution_instances.hpp"
 #include "backends/link_bandwidth.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
@@ -91,7 +93,8 @@ class StreamedSynapses {
       p.block_offset = first / kRowsPerBlock;
       const std::int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
       Kokkos::parallel_for("kbrain::adex::synapses_streamed",
-                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, blocks * n_post_), p);
+                           kx::light_weight(Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, blocks * n_post_)),
+                           p);
       // the connection flags never change: only the four values go back
       Kokkos::deep_copy(exec, Kokkos::subview(host_R_, span), Kokkos::subview(buf.R, part));
       Kokkos::deep_copy(exec, Kokkos::subview(host_u_, span), Kokkos::subview(buf.u, part));
