@@ -91,6 +91,8 @@ class CortexHhSimulation {
       lut_ = lut;
     }
     if (params_.tpm) order_ = Kokkos::View<int*, Mem>("cortex_tpm_order", neurons_);
+    counters_ = Kokkos::View<long long*, Mem>("cortex_spike_counters", spiking::kSpikeCounters);
+    counters_host_ = Kokkos::create_mirror_view(counters_);
     clock_ = spiking::make_step_clock<Mem>(0);
     // GPUs: about one warp per 8 neurons takes the step's spikes in turn (as the point driver); CPUs: a team per
     // thread.
@@ -103,7 +105,11 @@ class CortexHhSimulation {
   // moves it into its own buffer before it could overflow. Before the first step.
   void enable_spike_log(std::int64_t capacity = 0) {
     if (network_steps_ > 0) throw std::logic_error("enable_spike_log after the first step");
-    spikes_.enable(capacity, Backend::is_gpu);
+    if (capacity <= 0) capacity = spiking::default_spike_log_capacity(neurons_, Backend::is_gpu);
+    log_capacity_ = std::max<std::int64_t>(capacity, neurons_);
+    log_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cortex_spike_log"),
+                                   2 * log_capacity_);
+    log_safe_steps_ = 0;
   }
 
   int substeps() const { return static_cast<int>(params_.substeps()); }
@@ -114,7 +120,7 @@ class CortexHhSimulation {
     if ((network_steps_ + 1) * S >= INT32_MAX) throw std::runtime_error("more than 2^31-2 sub-steps in one run");
     steps_.step([this](const Exec& exec) { launch_step(exec); });
     ++network_steps_;
-    spikes_.after_step([this] { fence(); });
+    if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
   }
 
   // Whether the steps are replayed from a recording (a backend with a step graph, after the first step).
@@ -122,11 +128,18 @@ class CortexHhSimulation {
 
   // Neuron spikes so far (waits for the device).
   std::int64_t total_spikes() {
-    return spikes_.total([this] { fence(); });
+    read_counters();
+    return counters_host_(TotalSpikes);
   }
 
   // Neuron spikes since the last drain as (sub-steps done, neuron), sorted.
-  SpikeEvents drain_spikes() { return spikes_.drain([this] { fence(); }); }
+  SpikeEvents drain_spikes() {
+    move_log_to_host();
+    SpikeEvents out;
+    out.swap(host_events_);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
 
   std::vector<double> variable(int var) {
     steps_.launch_queued();
@@ -153,7 +166,7 @@ class CortexHhSimulation {
   }
   std::int64_t device_bytes() const {
     return synapses_.device_bytes() + static_cast<std::int64_t>(ring_.span() * sizeof(long long)) +
-           spikes_.device_bytes() + neurons_ * 12 * static_cast<std::int64_t>(sizeof(Real));
+           2 * log_capacity_ * 4 + neurons_ * 12 * static_cast<std::int64_t>(sizeof(Real));
   }
   void fence() { steps_.fence(); }
 
@@ -168,17 +181,15 @@ class CortexHhSimulation {
     if (params_.lut) launch_neurons<true>(exec);
     else launch_neurons<false>(exec);
     const bool deliver = synapses_.count > 0;
-    const Kokkos::View<long long*, Mem>& counters = spikes_.counters();
-    const long long log_capacity = spikes_.capacity();
     if constexpr (kAppend) {
-      const CortexDeliverWarpsFunctor<Mem> f{synapses_, list_,  flags_,     ring_,   counters,      log_capacity,
+      const CortexDeliverWarpsFunctor<Mem> f{synapses_, list_,  flags_,     ring_,   counters_,      log_capacity_,
                                              clock_,    slots_, substeps(), deliver, deliver_warps_};
       launch_range<Backend>(exec, "kbrain::cortex::deliver", deliver_warps_ * 32, f);
     } else {
-      const CortexCompactFunctor<Mem> compact{flags_,        list_,       counters, spikes_.log(), log_capacity,
+      const CortexCompactFunctor<Mem> compact{flags_,        list_,       counters_, log_, log_capacity_,
                                               static_cast<int>(neurons_), substeps(), clock_};
       Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact);
-      const CortexDeliverFunctor<Exec> f{synapses_, list_,  flags_,     ring_,  counters, log_capacity,
+      const CortexDeliverFunctor<Exec> f{synapses_, list_,  flags_,     ring_,  counters_, log_capacity_,
                                          clock_,    slots_, substeps(), deliver};
       Kokkos::parallel_for(
           "kbrain::cortex::deliver",
@@ -196,12 +207,38 @@ class CortexHhSimulation {
     f.lut = lut_;
     f.order = order_;
     f.spiked = flags_;
-    f.sink = spiking::SpikeSink<Mem>{flags_,           list_, spikes_.counters(), spikes_.log(), spikes_.capacity(),
-                                     static_cast<int>(neurons_), kAppend};
+    f.sink = spiking::SpikeSink<Mem>{flags_, list_, counters_, log_, log_capacity_, static_cast<int>(neurons_), kAppend};
     f.c = c_;
     f.noise_seed = seed_;
     launch_range<Backend>(exec, kLut ? "kbrain::cortex::step_lut" : "kbrain::cortex::step", static_cast<int>(neurons_),
                           f);
+  }
+
+  void read_counters() {
+    fence();
+    Kokkos::deep_copy(counters_host_, counters_);
+    if (counters_host_(LogOverflow) != 0) throw std::logic_error("spike log overflow (host check missed)");
+  }
+
+  // Moves the log to the host when another step might not fit; then counts the steps that surely fit.
+  void check_log() {
+    read_counters();
+    if (log_capacity_ - counters_host_(LogUsed) < neurons_) move_log_to_host();
+    log_safe_steps_ = (log_capacity_ - counters_host_(LogUsed)) / neurons_;
+  }
+
+  void move_log_to_host() {
+    if (log_capacity_ == 0) return;
+    read_counters();
+    const std::int64_t used = counters_host_(LogUsed);
+    if (used == 0) return;
+    auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * used));
+    auto h = Kokkos::create_mirror_view(sub);
+    Kokkos::deep_copy(h, sub);
+    for (std::int64_t k = 0; k < used; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
+    counters_host_(LogUsed) = 0;
+    Kokkos::deep_copy(Kokkos::subview(counters_, int(LogUsed)), 0LL);
+    log_safe_steps_ = log_capacity_ / neurons_;
   }
 
   point::PointParameters params_;
@@ -216,10 +253,12 @@ class CortexHhSimulation {
   spiking::StepClock<Mem> clock_;
   StepReplay<Backend, Replay> steps_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
-  Kokkos::View<int*, Mem> flags_, list_, order_;
+  Kokkos::View<long long*, Mem> counters_;
+  typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
+  Kokkos::View<int*, Mem> flags_, list_, log_, order_;
   Kokkos::View<const Real*, Mem, Kokkos::MemoryTraits<Kokkos::RandomAccess>> lut_;
-  // A network step's spikes are logged unordered (appended on GPUs; with sub-steps, by neuron on CPUs).
-  spiking::DeviceSpikeLog<Mem> spikes_{"cortex_spike", neurons_, false};
+  std::int64_t log_capacity_ = 0, log_safe_steps_ = 0;
+  SpikeEvents host_events_;
   std::int64_t network_steps_ = 0;
 };
 
