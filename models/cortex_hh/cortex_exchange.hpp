@@ -61,23 +61,11 @@ struct CortexCompactFunctor {
   }
 };
 
-// With EAI (S > 1) a spike in the second half of its network step arrives one network step later, so that each
-// arrival lands on the network-step boundary nearest to spike time + delay (error within +-network_dt/2,
-// unbiased); with S = 1 the arrival is exactly spike step + delay.
+// What both delivery forms read and do. With EAI (S > 1) a spike in the second half of its network step arrives one
+// network step later, so that each arrival lands on the network-step boundary nearest to spike time + delay (error
+// within +-network_dt/2, unbiased); with S = 1 the arrival is exactly spike step + delay.
 template <class Mem>
-KOKKOS_INLINE_FUNCTION void cortex_deliver_synapse(const spiking::DeviceSynapses<Mem>& syn,
-                                                   const Kokkos::View<long long**, Kokkos::LayoutRight, Mem>& ring,
-                                                   const int step, const int late, const int slots,
-                                                   const std::int64_t k) {
-  const int dr = syn.delay_receptor(k);
-  const int slot = (step + 1 + late + (dr >> 1)) % slots;
-  kx::atomic_add_i64(&ring(slot * 2 + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
-}
-
-template <class Exec>
-struct CortexDeliverFunctor {
-  using Mem = typename Exec::memory_space;
-  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+struct CortexDelivery {
   spiking::DeviceSynapses<Mem> syn;
   Kokkos::View<const int*, Mem> list, spiked;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * 2 + receptor, neuron)
@@ -87,47 +75,56 @@ struct CortexDeliverFunctor {
   int slots = 1, substeps = 1;
   bool deliver = true;  // false: no synapses, only the step's bookkeeping
 
+  KOKKOS_INLINE_FUNCTION long long spikes(const int step) const { return counters(spiking::step_counter(step)); }
+  // The step's bookkeeping, by one thread (it zeroes only the other parity's counts: spikes() stays valid).
+  KOKKOS_INLINE_FUNCTION void advance() const { spiking::advance_step(counters, log_capacity, clock); }
+  KOKKOS_INLINE_FUNCTION int late(const int pre) const {
+    return (substeps > 1 && 2 * spiked(pre) > substeps) ? 1 : 0;
+  }
+  // Adds synapse k's fixed-point weight into its target's slot (native 64-bit integer atomics: any order).
+  KOKKOS_INLINE_FUNCTION void synapse(const int step, const int late, const std::int64_t k) const {
+    const int dr = syn.delay_receptor(k);
+    const int slot = (step + 1 + late + (dr >> 1)) % slots;
+    kx::atomic_add_i64(&ring(slot * 2 + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
+  }
+};
+
+// CPUs: a fixed league of teams takes the step's spikes in turn, each team's threads the spike's synapses.
+template <class Exec>
+struct CortexDeliverFunctor {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  CortexDelivery<typename Exec::memory_space> d;
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const int step = clock.later_kernel_step();
-    const long long count = counters(spiking::step_counter(step));
-    if (team.league_rank() == 0)
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { spiking::advance_step(counters, log_capacity, clock); });
-    if (!deliver) return;
+    const int step = d.clock.later_kernel_step();
+    const long long count = d.spikes(step);
+    if (team.league_rank() == 0) Kokkos::single(Kokkos::PerTeam(team), [&]() { d.advance(); });
+    if (!d.deliver) return;
     for (long long s = team.league_rank(); s < count; s += team.league_size()) {
-      const int pre = list(s);
-      const int late = (substeps > 1 && 2 * spiked(pre) > substeps) ? 1 : 0;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, syn.offsets(pre), syn.offsets(pre + 1)),
-                           [&](const std::int64_t k) { cortex_deliver_synapse(syn, ring, step, late, slots, k); });
+      const int pre = d.list(s), late = d.late(pre);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, d.syn.offsets(pre), d.syn.offsets(pre + 1)),
+                           [&](const std::int64_t k) { d.synapse(step, late, k); });
     }
   }
 };
 
-// The GPU form: each warp (32 consecutive indices) takes the step's spikes in turn, its lanes the spike's synapses;
-// a plain f(i) functor, so that it can go through the backend's chained launch (backends/range_launch.hpp).
+// GPUs: each warp (32 consecutive indices) takes the step's spikes in turn, its lanes the spike's synapses; a plain
+// f(i) functor, so that it can go through the backend's chained launch (backends/range_launch.hpp).
 template <class Mem>
 struct CortexDeliverWarpsFunctor {
-  spiking::DeviceSynapses<Mem> syn;
-  Kokkos::View<const int*, Mem> list, spiked;
-  Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * 2 + receptor, neuron)
-  Kokkos::View<long long*, Mem> counters;
-  long long log_capacity = 0;
-  spiking::StepClock<Mem> clock;
-  int slots = 1, substeps = 1;
-  bool deliver = true;  // false: no synapses, only the step's bookkeeping
-  int warps = 1;        // indices / 32
+  CortexDelivery<Mem> d;
+  int warps = 1;  // indices / 32
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    const int step = clock.later_kernel_step();
-    const long long count = counters(spiking::step_counter(step));
-    if (i == 0) spiking::advance_step(counters, log_capacity, clock);  // zeroes the other parity's counts only
-    if (!deliver) return;
+    const int step = d.clock.later_kernel_step();
+    const long long count = d.spikes(step);
+    if (i == 0) d.advance();
+    if (!d.deliver) return;
     const int lane = i & 31;
     for (long long s = i >> 5; s < count; s += warps) {
-      const int pre = list(s);
-      const int late = (substeps > 1 && 2 * spiked(pre) > substeps) ? 1 : 0;
-      const std::int64_t end = syn.offsets(pre + 1);
-      for (std::int64_t k = syn.offsets(pre) + lane; k < end; k += 32)
-        cortex_deliver_synapse(syn, ring, step, late, slots, k);
+      const int pre = d.list(s), late = d.late(pre);
+      const std::int64_t end = d.syn.offsets(pre + 1);
+      for (std::int64_t k = d.syn.offsets(pre) + lane; k < end; k += 32) d.synapse(step, late, k);
     }
   }
 };

@@ -77,7 +77,7 @@ class CortexHhSimulation {
       offsets_ = std::move(made.offsets);
       generation_ = made.times;
     }
-    slots_ = synapses_.max_delay + 2;  // + 1: EAI's late half (CortexDeliverFunctor)
+    slots_ = synapses_.max_delay + 2;  // + 1: EAI's late half (CortexDelivery)
     ring_ = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("cortex_ring", slots_ * 2, neurons_);
     flags_ = Kokkos::View<int*, Mem>("cortex_spike_flags", neurons_);
     list_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cortex_spike_list"),
@@ -180,20 +180,19 @@ class CortexHhSimulation {
     }
     if (params_.lut) launch_neurons<true>(exec);
     else launch_neurons<false>(exec);
-    const bool deliver = synapses_.count > 0;
+    const CortexDelivery<Mem> delivery{synapses_, list_,  flags_,     ring_,      counters_,
+                                       log_capacity_, clock_, slots_, substeps(), synapses_.count > 0};
     if constexpr (kAppend) {
-      const CortexDeliverWarpsFunctor<Mem> f{synapses_, list_,  flags_,     ring_,   counters_,      log_capacity_,
-                                             clock_,    slots_, substeps(), deliver, deliver_warps_};
-      launch_range<Backend>(exec, "kbrain::cortex::deliver", deliver_warps_ * 32, f);
+      launch_range<Backend>(exec, "kbrain::cortex::deliver", deliver_warps_ * 32,
+                            CortexDeliverWarpsFunctor<Mem>{delivery, deliver_warps_});
     } else {
       const CortexCompactFunctor<Mem> compact{flags_,        list_,       counters_, log_, log_capacity_,
                                               static_cast<int>(neurons_), substeps(), clock_};
       Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact);
-      const CortexDeliverFunctor<Exec> f{synapses_, list_,  flags_,     ring_,  counters_, log_capacity_,
-                                         clock_,    slots_, substeps(), deliver};
-      Kokkos::parallel_for(
-          "kbrain::cortex::deliver",
-          kx::light_weight(Kokkos::TeamPolicy<Exec>(exec, deliver ? deliver_league_ : 1, Kokkos::AUTO)), f);
+      Kokkos::parallel_for("kbrain::cortex::deliver",
+                           kx::light_weight(
+                               Kokkos::TeamPolicy<Exec>(exec, delivery.deliver ? deliver_league_ : 1, Kokkos::AUTO)),
+                           CortexDeliverFunctor<Exec>{delivery});
     }
   }
 
@@ -207,7 +206,8 @@ class CortexHhSimulation {
     f.lut = lut_;
     f.order = order_;
     f.spiked = flags_;
-    f.sink = spiking::SpikeSink<Mem>{flags_, list_, counters_, log_, log_capacity_, static_cast<int>(neurons_), kAppend};
+    f.sink = spiking::SpikeSink<Mem>{flags_,        list_, counters_, log_, log_capacity_, static_cast<int>(neurons_),
+                                     kAppend};
     f.c = c_;
     f.noise_seed = seed_;
     launch_range<Backend>(exec, kLut ? "kbrain::cortex::step_lut" : "kbrain::cortex::step", static_cast<int>(neurons_),

@@ -20,6 +20,12 @@ struct SomBest {
   KOKKOS_INLINE_FUNCTION static SomBest none() { return {Kokkos::reduction_identity<Real>::min(), 2147483647}; }
 };
 
+// Whether candidate (v, i) beats (best_v, best_i): the lower distance, of equal distances the lower index.
+template <class Real>
+KOKKOS_INLINE_FUNCTION bool som_better(Real v, std::int32_t i, Real best_v, std::int32_t best_i) {
+  return v < best_v || (v == best_v && i < best_i);
+}
+
 // Lexicographic minimum of (value, index): of equal distances the lowest index wins, whatever order the backend
 // joins partial results in (Kokkos' MinLoc keeps whichever it meets first, which differs between backends and
 // thread counts). Follows Kokkos 3.4's reducer concept (join, volatile join, init, reference, view).
@@ -38,7 +44,7 @@ struct SomBestReducer {
   KOKKOS_INLINE_FUNCTION SomBestReducer(const result_view_type& v) : value_(v), references_scalar_v_(false) {}
 
   KOKKOS_INLINE_FUNCTION static bool better(Real v, std::int32_t i, Real best_v, std::int32_t best_i) {
-    return v < best_v || (v == best_v && i < best_i);
+    return som_better(v, i, best_v, best_i);
   }
   KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
     if (better(src.value, src.index, dest.value, dest.index)) dest = src;
@@ -54,6 +60,32 @@ struct SomBestReducer {
   KOKKOS_INLINE_FUNCTION result_view_type view() const { return value_; }
   KOKKOS_INLINE_FUNCTION bool references_scalar() const { return references_scalar_v_; }
 };
+
+// b becomes c where c is the better candidate.
+template <class Real>
+KOKKOS_INLINE_FUNCTION void som_keep_better(SomBest<Real>& b, const SomBest<Real>& c) {
+  if (som_better(c.value, c.index, b.value, b.index)) b = c;
+}
+
+// The minimum of the candidates a team's threads hold, for every thread of the team: each thread's goes into
+// `scratch` (one slot per thread), the first 32 threads fold strided slices, every thread folds those 32 (the
+// minimum is a total order: any grouping gives the same result). The scratch is in use until the team's next barrier.
+template <class Real, class Member, class Scratch>
+KOKKOS_INLINE_FUNCTION SomBest<Real> som_team_minimum(const Member& team, const Scratch& scratch,
+                                                      const SomBest<Real>& mine) {
+  const int rank = team.team_rank(), size = team.team_size(), lanes = size < 32 ? size : 32;
+  scratch(rank) = mine;
+  team.team_barrier();
+  if (rank < lanes) {
+    SomBest<Real> m = scratch(rank);
+    for (int q = rank + lanes; q < size; q += lanes) som_keep_better(m, scratch(q));
+    scratch(rank) = m;
+  }
+  team.team_barrier();
+  SomBest<Real> b = scratch(0);
+  for (int q = 1; q < lanes; ++q) som_keep_better(b, scratch(q));
+  return b;
+}
 
 // The BMU digest: FNV-1a over the sequence of BMU indices (order-sensitive), 53 bits reported so it fits a double.
 inline constexpr std::uint64_t kSomDigestStart = 0xcbf29ce484222325ull;
@@ -229,10 +261,6 @@ struct SomChunkResolve {
     return SomBest<Real>{som_distance(w, n, p), static_cast<std::int32_t>(n)};
   }
 
-  KOKKOS_INLINE_FUNCTION static void keep_better(SomBest<Real>& best, const SomBest<Real>& c) {
-    if (SomBestReducer<Real, Mem>::better(c.value, c.index, best.value, best.index)) best = c;
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     Words marked(team.team_scratch(0), words(tiles));
     Ints list(team.team_scratch(0), list_capacity + 1);  // list(0): the count; list(1 + k): the k-th tile
@@ -242,7 +270,6 @@ struct SomChunkResolve {
     team.team_barrier();
     const std::int64_t T = tiles.count();
     const int rank = team.team_rank(), size = team.team_size();
-    const int lanes = size < 32 ? size : 32;
     std::uint64_t h = digest();  // used by one thread
     std::int32_t bmu = -1;
     for (int j = 0; j < inputs; ++j) {
@@ -254,21 +281,9 @@ struct SomChunkResolve {
       for (std::int64_t base = rank; base < items; base += std::int64_t(size) * kBatch) {
         SomBest<Real> c[kBatch];
         for (int b = 0; b < kBatch; ++b) c[b] = candidate(base + std::int64_t(b) * size, j, items, p, marked, list);
-        for (int b = 0; b < kBatch; ++b) keep_better(mine, c[b]);
+        for (int b = 0; b < kBatch; ++b) som_keep_better(mine, c[b]);
       }
-      // The team's minimum: every thread's in scratch, the first 32 threads fold strided slices, every thread
-      // folds those 32 (the minimum is a total order: any grouping gives the same result).
-      partial(rank) = mine;
-      team.team_barrier();
-      if (rank < lanes) {
-        SomBest<Real> m = partial(rank);
-        for (int q = rank + lanes; q < size; q += lanes) keep_better(m, partial(q));
-        partial(rank) = m;
-      }
-      team.team_barrier();
-      SomBest<Real> best = partial(0);
-      for (int q = 1; q < lanes; ++q) keep_better(best, partial(q));
-      bmu = best.index;
+      bmu = som_team_minimum(team, partial, mine).index;  // partial is free again after the loop's last barrier
       if (bmu >= 0 && bmu < tiles.width * tiles.height) {  // else no finite distance (NaN weights): no update
         const std::int64_t bx = bmu % tiles.width, by = bmu / tiles.width, box = 2 * rule.reach + 1;
         // The update inside the rule around the BMU, within the grid.

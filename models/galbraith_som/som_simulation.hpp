@@ -100,7 +100,6 @@ class SomSimulation {
       throw std::runtime_error(fmt::format("a {} x {} SOM with a {} x {} picture needs {} bytes; {} ({}) has {} free",
                                            plan.width, plan.height, plan.input->width, plan.input->height, need,
                                            Backend::name, hw.device, hw.free_memory_bytes));
-    auto no_init = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
     w_.r = Kokkos::View<Real*, Mem>(no_init("som_r"), n_);
     w_.g = Kokkos::View<Real*, Mem>(no_init("som_g"), n_);
     w_.b = Kokkos::View<Real*, Mem>(no_init("som_b"), n_);
@@ -263,13 +262,13 @@ class SomSimulation {
     }
     return rule;
   }
-  // PerInput: applies the pending update now. Chunks: launches the queued inputs as one chunk (they lie in one
-  // pass). The host does not wait.
+  // PerInput: applies the pending update and waits for every input (the weights are read or written next, on
+  // another instance). Chunks: launches the queued inputs as one chunk (they lie in one pass); the host does not wait.
   void train_queued() {
     if (strategy_ == SomStrategy::PerInput) {
       if (pending_) replay_.launch_now([this](const Exec& exec) { launch_train(exec, false); });
       pending_ = false;
-      replay_.fence();  // the weights are read or written next, on another instance
+      replay_.fence();
       return;
     }
     if (queued_ == 0) return;
@@ -307,7 +306,7 @@ class SomSimulation {
     t.half = kSomWindowHalf;
     // r^2 stops changing at 1, by pass 16; later passes read the last entry
     const std::int64_t passes = std::max<std::int64_t>(17, (plan_.steps + pixels_ - 1) / pixels_);
-    Kokkos::View<double*, Mem> r2(no_init_label("som_pass_r2"), passes);
+    Kokkos::View<double*, Mem> r2(no_init("som_pass_r2"), passes);
     auto h = Kokkos::create_mirror_view(r2);
     for (std::int64_t p = 0; p < passes; ++p) h(p) = som_disc_r2(p);
     Kokkos::deep_copy(r2, h);
@@ -318,7 +317,7 @@ class SomSimulation {
                                                : std::int64_t(kx::concurrency<Exec>());
     t.league = static_cast<int>(std::clamp<std::int64_t>(teams, 1, Backend::is_gpu ? 4096 : n_));
     t.per_team = (n_ + t.league - 1) / t.league;
-    t.partial = Kokkos::View<SomBest<Real>*, Mem>(no_init_label("som_team_best"), t.league);
+    t.partial = Kokkos::View<SomBest<Real>*, Mem>(no_init("som_team_best"), t.league);
   }
   // One input's launch (search), or the pending update alone (a flush).
   void launch_train(const Exec& exec, bool search) {
@@ -328,7 +327,7 @@ class SomSimulation {
     policy.set_scratch_size(0, Kokkos::PerTeam(SomTrainInput<Real, Exec>::scratch_bytes(train_team_)));
     Kokkos::parallel_for(search ? "kbrain::som::input" : "kbrain::som::flush", kx::light_weight(policy), f);
   }
-  static auto no_init_label(const char* name) {
+  static auto no_init(const char* name) {
     return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name));
   }
   // The resolving team, once per run: its list holds the tiles a full chunk can update at the run's largest reach

@@ -62,28 +62,6 @@ struct SomTrainInput {
     return rule;
   }
 
-  KOKKOS_INLINE_FUNCTION static void keep_better(SomBest<Real>& b, const SomBest<Real>& c) {
-    if (SomBestReducer<Real, Mem>::better(c.value, c.index, b.value, b.index)) b = c;
-  }
-
-  // The team's minimum of the values its threads hold (every thread gets it).
-  KOKKOS_INLINE_FUNCTION static SomBest<Real> team_minimum(const Member& team, const Bests& scratch,
-                                                           const SomBest<Real>& mine) {
-    const int rank = team.team_rank(), size = team.team_size(), lanes = size < 32 ? size : 32;
-    scratch(rank) = mine;
-    team.team_barrier();
-    if (rank < lanes) {
-      SomBest<Real> m = scratch(rank);
-      for (int q = rank + lanes; q < size; q += lanes) keep_better(m, scratch(q));
-      scratch(rank) = m;
-    }
-    team.team_barrier();
-    SomBest<Real> b = scratch(0);
-    for (int q = 1; q < lanes; ++q) keep_better(b, scratch(q));
-    team.team_barrier();  // the scratch is free again
-    return b;
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     Bests scratch(team.team_scratch(0), team.team_size());
     const std::int64_t k = cursor(kSomNextInput), pending = cursor(kSomPendingInput);
@@ -104,9 +82,10 @@ struct SomTrainInput {
         w.g(n) = g;
         w.b(n) = b;
       }
-      if (search) keep_better(mine, SomBest<Real>{som_distance(r, g, b, current), static_cast<std::int32_t>(n)});
+      if (search) som_keep_better(mine, SomBest<Real>{som_distance(r, g, b, current), static_cast<std::int32_t>(n)});
     }
-    const SomBest<Real> team_best = team_minimum(team, scratch, mine);
+    const SomBest<Real> team_best = som_team_minimum(team, scratch, mine);
+    team.team_barrier();  // the scratch is used again below
     // The team leader leaves the team's minimum and counts the team done; the last one done combines.
     int last = 0;
     Kokkos::single(
@@ -122,8 +101,8 @@ struct SomTrainInput {
     mine = SomBest<Real>::none();
     const volatile SomBest<Real>* left = partial.data();  // written by other teams: not from a cache
     for (int q = team.team_rank(); q < team.league_size(); q += team.team_size())
-      keep_better(mine, SomBest<Real>{left[q].value, left[q].index});
-    const SomBest<Real> input_best = team_minimum(team, scratch, mine);
+      som_keep_better(mine, SomBest<Real>{left[q].value, left[q].index});
+    const SomBest<Real> input_best = som_team_minimum(team, scratch, mine);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       if (search) {
         best(k & 1) = input_best;

@@ -203,9 +203,9 @@ class PointNetworkSimulation {
     in.noise_seed = seed_;
     launch_neurons(exec, in);
     if (sources_ > 0)
-      launch_range(exec, "kbrain::spiking::poisson", static_cast<int>(sources_),
-                   spiking::PoissonSourcesFunctor<Mem>{sink, static_cast<int>(neurons_), poisson_probability_, seed_,
-                                                       clock_});
+      launch_range<Backend>(exec, "kbrain::spiking::poisson", static_cast<int>(sources_),
+                            spiking::PoissonSourcesFunctor<Mem>{sink, static_cast<int>(neurons_),
+                                                                poisson_probability_, seed_, clock_});
     probe_.lap(StepPhase::Neurons);
     if constexpr (!AtomicAppend) {
       const int size = static_cast<int>(neurons_ + sources_);
@@ -217,9 +217,10 @@ class PointNetworkSimulation {
     const bool csr = synapses_.count > 0, dense = !dense_.empty();
     if (csr) {
       if constexpr (Backend::is_gpu) {
-        launch_range(exec, "kbrain::spiking::deliver", deliver_league_ * 32,
-                     spiking::SpikeDeliverWarpsFunctor<Mem>{synapses_, list_, counters_, ring_, clock_, slots_,
-                                                            receptors_, !dense, log_capacity_, deliver_league_});
+        launch_range<Backend>(exec, "kbrain::spiking::deliver", deliver_league_ * 32,
+                              spiking::SpikeDeliverWarpsFunctor<Mem>{synapses_, list_, counters_, ring_, clock_, slots_,
+                                                                     receptors_, !dense, log_capacity_,
+                                                                     deliver_league_});
       } else {
         spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters_, ring_, clock_, slots_, receptors_,
                                                    !dense, log_capacity_};
@@ -242,13 +243,8 @@ class PointNetworkSimulation {
   void launch_queued() { steps_.launch_queued(); }
 
   template <class F>
-  void launch_range(const Exec& exec, const char* name, const int n, const F& f) {
-    kbrain::launch_range<Backend>(exec, name, n, f);
-  }
-
-  template <class F>
   void launch_first(const Exec& exec, const char* name, const F& f) {
-    launch_range(exec, name, static_cast<int>(neurons_), spiking::FirstKernelOfStep<F, Mem>{f, clock_});
+    launch_range<Backend>(exec, name, static_cast<int>(neurons_), spiking::FirstKernelOfStep<F, Mem>{f, clock_});
   }
 
   void launch_neurons(const Exec& exec, const StepInputs<Real, Mem>& in) {
