@@ -91,8 +91,6 @@ class CortexHhSimulation {
       lut_ = lut;
     }
     if (params_.tpm) order_ = Kokkos::View<int*, Mem>("cortex_tpm_order", neurons_);
-    counters_ = Kokkos::View<long long*, Mem>("cortex_spike_counters", spiking::kSpikeCounters);
-    counters_host_ = Kokkos::create_mirror_view(counters_);
     clock_ = spiking::make_step_clock<Mem>(0);
     // GPUs: about one warp per 8 neurons takes the step's spikes in turn (as the point driver); CPUs: a team per
     // thread.
@@ -105,11 +103,7 @@ class CortexHhSimulation {
   // moves it into its own buffer before it could overflow. Before the first step.
   void enable_spike_log(std::int64_t capacity = 0) {
     if (network_steps_ > 0) throw std::logic_error("enable_spike_log after the first step");
-    if (capacity <= 0) capacity = spiking::default_spike_log_capacity(neurons_, Backend::is_gpu);
-    log_capacity_ = std::max<std::int64_t>(capacity, neurons_);
-    log_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cortex_spike_log"),
-                                   2 * log_capacity_);
-    log_safe_steps_ = 0;
+    spikes_.enable(capacity, Backend::is_gpu);
   }
 
   int substeps() const { return static_cast<int>(params_.substeps()); }
@@ -120,7 +114,7 @@ class CortexHhSimulation {
     if ((network_steps_ + 1) * S >= INT32_MAX) throw std::runtime_error("more than 2^31-2 sub-steps in one run");
     steps_.step([this](const Exec& exec) { launch_step(exec); });
     ++network_steps_;
-    if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
+    spikes_.after_step([this] { fence(); });
   }
 
   // Whether the steps are replayed from a recording (a backend with a step graph, after the first step).
@@ -128,18 +122,11 @@ class CortexHhSimulation {
 
   // Neuron spikes so far (waits for the device).
   std::int64_t total_spikes() {
-    read_counters();
-    return counters_host_(TotalSpikes);
+    return spikes_.total([this] { fence(); });
   }
 
   // Neuron spikes since the last drain as (sub-steps done, neuron), sorted.
-  SpikeEvents drain_spikes() {
-    move_log_to_host();
-    SpikeEvents out;
-    out.swap(host_events_);
-    std::sort(out.begin(), out.end());
-    return out;
-  }
+  SpikeEvents drain_spikes() { return spikes_.drain([this] { fence(); }); }
 
   std::vector<double> variable(int var) {
     steps_.launch_queued();
@@ -166,7 +153,7 @@ class CortexHhSimulation {
   }
   std::int64_t device_bytes() const {
     return synapses_.device_bytes() + static_cast<std::int64_t>(ring_.span() * sizeof(long long)) +
-           2 * log_capacity_ * 4 + neurons_ * 12 * static_cast<std::int64_t>(sizeof(Real));
+           spikes_.device_bytes() + neurons_ * 12 * static_cast<std::int64_t>(sizeof(Real));
   }
   void fence() { steps_.fence(); }
 
@@ -180,14 +167,14 @@ class CortexHhSimulation {
     }
     if (params_.lut) launch_neurons<true>(exec);
     else launch_neurons<false>(exec);
-    const CortexDelivery<Mem> delivery{synapses_, list_,  flags_,     ring_,      counters_,
-                                       log_capacity_, clock_, slots_, substeps(), synapses_.count > 0};
+    const CortexDelivery<Mem> delivery{synapses_, list_,  flags_, ring_, spikes_.counters(), spikes_.capacity(),
+                                       clock_,    slots_, substeps(), synapses_.count > 0};
     if constexpr (kAppend) {
       launch_range<Backend>(exec, "kbrain::cortex::deliver", deliver_warps_ * 32,
                             CortexDeliverWarpsFunctor<Mem>{delivery, deliver_warps_});
     } else {
-      const CortexCompactFunctor<Mem> compact{flags_,        list_,       counters_, log_, log_capacity_,
-                                              static_cast<int>(neurons_), substeps(), clock_};
+      const CortexCompactFunctor<Mem> compact{flags_,         list_, spikes_.counters(), spikes_.log(),
+                                              spikes_.capacity(), static_cast<int>(neurons_), substeps(), clock_};
       Kokkos::parallel_scan("kbrain::cortex::compact", policy, compact);
       Kokkos::parallel_for("kbrain::cortex::deliver",
                            kx::light_weight(
@@ -206,39 +193,12 @@ class CortexHhSimulation {
     f.lut = lut_;
     f.order = order_;
     f.spiked = flags_;
-    f.sink = spiking::SpikeSink<Mem>{flags_,        list_, counters_, log_, log_capacity_, static_cast<int>(neurons_),
-                                     kAppend};
+    f.sink = spiking::SpikeSink<Mem>{flags_,           list_, spikes_.counters(), spikes_.log(), spikes_.capacity(),
+                                     static_cast<int>(neurons_), kAppend};
     f.c = c_;
     f.noise_seed = seed_;
     launch_range<Backend>(exec, kLut ? "kbrain::cortex::step_lut" : "kbrain::cortex::step", static_cast<int>(neurons_),
                           f);
-  }
-
-  void read_counters() {
-    fence();
-    Kokkos::deep_copy(counters_host_, counters_);
-    if (counters_host_(LogOverflow) != 0) throw std::logic_error("spike log overflow (host check missed)");
-  }
-
-  // Moves the log to the host when another step might not fit; then counts the steps that surely fit.
-  void check_log() {
-    read_counters();
-    if (log_capacity_ - counters_host_(LogUsed) < neurons_) move_log_to_host();
-    log_safe_steps_ = (log_capacity_ - counters_host_(LogUsed)) / neurons_;
-  }
-
-  void move_log_to_host() {
-    if (log_capacity_ == 0) return;
-    read_counters();
-    const std::int64_t used = counters_host_(LogUsed);
-    if (used == 0) return;
-    auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * used));
-    auto h = Kokkos::create_mirror_view(sub);
-    Kokkos::deep_copy(h, sub);
-    for (std::int64_t k = 0; k < used; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
-    counters_host_(LogUsed) = 0;
-    Kokkos::deep_copy(Kokkos::subview(counters_, int(LogUsed)), 0LL);
-    log_safe_steps_ = log_capacity_ / neurons_;
   }
 
   point::PointParameters params_;
@@ -253,12 +213,10 @@ class CortexHhSimulation {
   spiking::StepClock<Mem> clock_;
   StepReplay<Backend, Replay> steps_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
-  Kokkos::View<long long*, Mem> counters_;
-  typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
-  Kokkos::View<int*, Mem> flags_, list_, log_, order_;
+  Kokkos::View<int*, Mem> flags_, list_, order_;
   Kokkos::View<const Real*, Mem, Kokkos::MemoryTraits<Kokkos::RandomAccess>> lut_;
-  std::int64_t log_capacity_ = 0, log_safe_steps_ = 0;
-  SpikeEvents host_events_;
+  // A network step's spikes are logged unordered (appended on GPUs; with sub-steps, by neuron on CPUs).
+  spiking::DeviceSpikeLog<Mem> spikes_{"cortex_spike", neurons_, false};
   std::int64_t network_steps_ = 0;
 };
 

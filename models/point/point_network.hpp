@@ -94,8 +94,6 @@ class PointNetworkSimulation {
     }
     receptors_ = params_.receptors();
     slots_ = synapses_.max_delay + 1;
-    counters_ = Kokkos::View<long long*, Mem>("spike_counters", spiking::kSpikeCounters);
-    counters_host_ = Kokkos::create_mirror_view(counters_);
     clock_ = spiking::make_step_clock<Mem>(0);
     // GPUs: warps that take the step's spikes in turn, about one per 8 neurons (a small network's step then
     // schedules few blocks; a large one has as many warps in flight as the old 2048 teams of 64 threads).
@@ -114,10 +112,7 @@ class PointNetworkSimulation {
   // the device. Before the first step (a recorded step keeps the log it was recorded with).
   void enable_spike_log(std::int64_t capacity = 0) {
     if (steps_done_ > 0) throw std::logic_error("enable_spike_log after the first step");
-    if (capacity <= 0) capacity = spiking::default_spike_log_capacity(neurons_, Backend::is_gpu);
-    log_capacity_ = std::max<std::int64_t>(capacity, neurons_);
-    log_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_log"), 2 * log_capacity_);
-    log_safe_steps_ = 0;
+    spikes_.enable(capacity, Backend::is_gpu);
   }
 
   int substeps() const { return 1; }  // steps of dt per step() (the runner also drives cortex_hh)
@@ -127,7 +122,7 @@ class PointNetworkSimulation {
     if (steps_done_ >= INT32_MAX - 1) throw std::runtime_error("more than 2^31-2 steps in one run");
     steps_.step([this](const Exec& exec) { launch_step(exec); });
     ++steps_done_;
-    if (log_capacity_ > 0 && --log_safe_steps_ <= 0) check_log();
+    spikes_.after_step([this] { fence(); });
   }
 
   // Whether the steps are replayed from a recording (a backend with a step graph, after the first step).
@@ -137,17 +132,11 @@ class PointNetworkSimulation {
 
   // Spikes of neurons and Poisson sources so far (waits for the device).
   std::int64_t total_spikes() {
-    read_counters();
-    return counters_host_(spiking::TotalSpikes);
+    return spikes_.total([this] { fence(); });
   }
 
   // Neuron spikes since the last drain as (updates done, neuron), sorted.
-  SpikeEvents drain_spikes() {
-    move_log_to_host();
-    SpikeEvents out;
-    out.swap(host_events_);
-    return out;
-  }
+  SpikeEvents drain_spikes() { return spikes_.drain([this] { fence(); }); }
 
   std::vector<double> variable(int var) {
     launch_queued();
@@ -180,7 +169,7 @@ class PointNetworkSimulation {
   }
   std::int64_t device_bytes() const {
     return synapses_.device_bytes() + (dense_.empty() ? 0 : dense_.device_bytes()) +
-           static_cast<std::int64_t>(ring_.span() * sizeof(long long)) + 2 * log_capacity_ * 4 +
+           static_cast<std::int64_t>(ring_.span() * sizeof(long long)) + spikes_.device_bytes() +
            neurons_ * 8 * static_cast<std::int64_t>(sizeof(Real));
   }
   void fence() { steps_.fence(); }
@@ -189,7 +178,9 @@ class PointNetworkSimulation {
   // One step's launches on `exec`; every value that changes from step to step is read on the device.
   void launch_step(const Exec& exec) {
     probe_.begin();
-    spiking::SpikeSink<Mem> sink{flags_, list_, counters_, log_, log_capacity_, static_cast<int>(neurons_),
+    const Kokkos::View<long long*, Mem>& counters = spikes_.counters();
+    const long long log_capacity = spikes_.capacity();
+    spiking::SpikeSink<Mem> sink{flags_, list_, counters, spikes_.log(), log_capacity, static_cast<int>(neurons_),
                                  AtomicAppend};
     StepInputs<Real, Mem> in;
     in.ring = ring_;
@@ -209,7 +200,7 @@ class PointNetworkSimulation {
     probe_.lap(StepPhase::Neurons);
     if constexpr (!AtomicAppend) {
       const int size = static_cast<int>(neurons_ + sources_);
-      spiking::SpikeCompactFunctor<Mem> compact{flags_, list_, counters_, log_, log_capacity_, size,
+      spiking::SpikeCompactFunctor<Mem> compact{flags_, list_, counters, spikes_.log(), log_capacity, size,
                                                 static_cast<int>(neurons_), clock_};
       Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(exec, 0, size), compact);
     }
@@ -218,25 +209,25 @@ class PointNetworkSimulation {
     if (csr) {
       if constexpr (Backend::is_gpu) {
         launch_range<Backend>(exec, "kbrain::spiking::deliver", deliver_league_ * 32,
-                              spiking::SpikeDeliverWarpsFunctor<Mem>{synapses_, list_, counters_, ring_, clock_, slots_,
-                                                                     receptors_, !dense, log_capacity_,
+                              spiking::SpikeDeliverWarpsFunctor<Mem>{synapses_, list_, counters, ring_, clock_, slots_,
+                                                                     receptors_, !dense, log_capacity,
                                                                      deliver_league_});
       } else {
-        spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters_, ring_, clock_, slots_, receptors_,
-                                                   !dense, log_capacity_};
+        spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters, ring_, clock_, slots_, receptors_,
+                                                   !dense, log_capacity};
         Kokkos::parallel_for("kbrain::spiking::deliver",
                              kx::light_weight(Kokkos::TeamPolicy<Exec>(exec, deliver_league_, Kokkos::AUTO)), deliver);
       }
     }
     if (dense) {
-      spiking::DenseDeliverFunctor<Mem> deliver{dense_, list_, counters_, ring_, clock_, slots_, receptors_, true,
-                                                log_capacity_};
+      spiking::DenseDeliverFunctor<Mem> deliver{dense_, list_, counters, ring_, clock_, slots_, receptors_, true,
+                                                log_capacity};
       Kokkos::parallel_for("kbrain::spiking::deliver_dense",
                            kx::light_weight(Kokkos::RangePolicy<Exec>(exec, 0, neurons_)), deliver);
     }
     if (!csr && !dense)
       Kokkos::parallel_for("kbrain::spiking::advance", kx::light_weight(Kokkos::RangePolicy<Exec>(exec, 0, 1)),
-                           spiking::StepAdvanceFunctor<Mem>{counters_, log_capacity_, clock_});
+                           spiking::StepAdvanceFunctor<Mem>{counters, log_capacity, clock_});
     probe_.lap(StepPhase::Deliver);
   }
 
@@ -267,35 +258,6 @@ class PointNetworkSimulation {
     }
   }
 
-  void read_counters() {
-    fence();
-    Kokkos::deep_copy(counters_host_, counters_);
-    if (counters_host_(spiking::LogOverflow) != 0) throw std::logic_error("spike log overflow (host check missed)");
-  }
-
-  // Moves the log to the host when another step might not fit; then counts the steps that surely fit.
-  void check_log() {
-    read_counters();
-    if (log_capacity_ - counters_host_(spiking::LogUsed) < neurons_) move_log_to_host();
-    log_safe_steps_ = (log_capacity_ - counters_host_(spiking::LogUsed)) / neurons_;
-  }
-
-  void move_log_to_host() {
-    read_counters();
-    const std::int64_t used = counters_host_(spiking::LogUsed);
-    if (used == 0) return;
-    auto sub = Kokkos::subview(log_, std::make_pair<std::int64_t, std::int64_t>(0, 2 * used));
-    auto h = Kokkos::create_mirror_view(sub);
-    Kokkos::deep_copy(h, sub);
-    const std::size_t first = host_events_.size();
-    for (std::int64_t k = 0; k < used; ++k) host_events_.emplace_back(h(2 * k), h(2 * k + 1));
-    if (AtomicAppend)  // spikes of a step are logged in no particular order
-      std::sort(host_events_.begin() + static_cast<std::ptrdiff_t>(first), host_events_.end());
-    counters_host_(spiking::LogUsed) = 0;
-    Kokkos::deep_copy(Kokkos::subview(counters_, int(spiking::LogUsed)), 0LL);
-    log_safe_steps_ = log_capacity_ / neurons_;
-  }
-
   PointParameters params_;
   std::int64_t neurons_, sources_;
   std::uint64_t seed_;
@@ -308,13 +270,10 @@ class PointNetworkSimulation {
   Probe probe_;
   spiking::StepClock<Mem> clock_;
   Steps steps_;
-  Kokkos::View<long long*, Mem> counters_;
-  typename Kokkos::View<long long*, Mem>::HostMirror counters_host_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
-  Kokkos::View<int*, Mem> flags_, list_, log_;
+  Kokkos::View<int*, Mem> flags_, list_;
   double poisson_probability_ = 0;
-  std::int64_t log_capacity_ = 0, log_safe_steps_ = 0;
-  SpikeEvents host_events_;
+  spiking::DeviceSpikeLog<Mem> spikes_{"spike", neurons_, !AtomicAppend};  // spikes of a step: unordered if appended
   std::int64_t steps_done_ = 0;
 };
 
