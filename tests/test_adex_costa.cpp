@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -60,6 +61,40 @@ const char* const kCases[][2] = {
     {"architecture = \"nxm\"\ninputs = 90\nneurons = 40\npost_events = \"imposed\"", "pattern = \"even\""},
     {"architecture = \"nxm\"\ninputs = 90\nneurons = 40\npost_events = \"none\"", "pattern = \"all\""},
 };
+
+// A state for one synapse pass with rows, columns and owed m̄ parts mixed, and varied synapse values.
+template <class Exec>
+AdexState<float, typename Exec::memory_space> mixed_pass_state(std::int64_t n_pre, std::int64_t n_post) {
+  using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+  AdexState<float, typename Exec::memory_space> st;
+  st.allocate(n_pre, 0, n_pre, n_post, false);
+  auto s = st;
+  Kokkos::parallel_for(
+      "fill_rows", Range(0, n_pre), KOKKOS_LAMBDA(const std::int64_t i) {
+        s.pre_flag(i) = i % 3 != 0;
+        s.decay_r(i) = 0.9 - 1e-3 * double(i % 11);
+        s.decay_u(i) = 0.8 + 1e-3 * double(i % 7);
+        s.ffp_before(i) = 1.5 + 0.01 * double(i % 5);
+        s.ffp_now(i) = 2.5 - 0.01 * double(i % 3);
+      });
+  Kokkos::parallel_for(
+      "fill_columns", Range(0, n_post), KOKKOS_LAMBDA(const std::int64_t j) {
+        s.post_flag(j) = j % 4 == 1;
+        s.post_prev(j) = j % 5 == 2;
+        s.fbp_before(j) = 0.7 + 0.01 * double(j % 6);
+        s.fbn_before(j) = 0.3 + 0.02 * double(j % 4);
+        if (j == 0) s.mbar(0) = 0.01;
+      });
+  Kokkos::parallel_for(
+      "fill_synapses", Range(0, n_pre * n_post), KOKKOS_LAMBDA(const std::int64_t id) {
+        s.conn(id) = id % 7 != 0;
+        s.A(id) = float(0.5 + 1e-3 * double(id % 97));
+        s.U(id) = float(0.3 + 1e-3 * double(id % 13));
+        s.R(id) = float(0.9 - 1e-3 * double(id % 17));
+        s.u(id) = float(0.2 + 1e-3 * double(id % 19));
+      });
+  return st;
+}
 
 }  // namespace
 
@@ -174,6 +209,44 @@ TEST_SUITE("adex_costa") {
     }
   }
   TEST_CASE_TEMPLATE_APPLY(adex_out_of_core, KBRAIN_TEST_BACKENDS);
+
+  // The GPU pass on column pairs (SynapsePassPairs) against a column per thread (SynapsePass), on every backend: the
+  // same synapse values, winners, currents and m̄ partial sums, bit for bit, with rows, columns and owed parts mixed.
+  TEST_CASE_TEMPLATE_DEFINE("the column-pair pass gives the single-column pass's bits", Backend, adex_column_pairs) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+    const std::int64_t n_pre = 150, n_post = 36;  // three row blocks, the last one partial
+    const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
+    const AdexState<float, Mem> single = mixed_pass_state<Exec>(n_pre, n_post), paired = mixed_pass_state<Exec>(n_pre, n_post);
+    REQUIRE(SynapsePassPairs<float, Mem>::fits(n_post));
+    for (int pass = 0; pass < 2; ++pass) {
+      Kokkos::parallel_for("single", Range(0, single.blocks * n_post), SynapsePass<float, Mem>{single, p, 0, n_pre, true});
+      Kokkos::parallel_for("pairs", Range(0, paired.blocks * (n_post / 2)),
+                           SynapsePassPairs<float, Mem>{SynapsePass<float, Mem>{paired, p, 0, n_pre, true}});
+    }
+    auto host = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v); };
+    auto same = [&](const auto& a, const auto& b) {
+      const auto ha = host(a), hb = host(b);
+      for (std::size_t k = 0; k < ha.size(); ++k)
+        if (std::memcmp(&ha(k), &hb(k), sizeof(ha(k))) != 0) return false;
+      return ha.size() > 0;
+    };
+    CHECK(same(single.R, paired.R));
+    CHECK(same(single.u, paired.u));
+    CHECK(same(single.U, paired.U));
+    CHECK(same(single.A, paired.A));
+    CHECK(same(single.win_row, paired.win_row));
+    CHECK(same(single.win_I, paired.win_I));
+    CHECK(same(single.msum, paired.msum));
+    CHECK(same(single.mcount, paired.mcount));
+    // the passes did change the synapses (so the comparison is not of two untouched states)
+    const auto A0 = host(mixed_pass_state<Exec>(n_pre, n_post).A), A1 = host(paired.A);
+    int changed = 0;
+    for (std::size_t k = 0; k < A0.size(); ++k) changed += A0(k) != A1(k);
+    CHECK(changed > 1000);
+  }
+  TEST_CASE_TEMPLATE_APPLY(adex_column_pairs, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("bytes moved: 33 B per synapse-step in float when every row and column fires, the flag byte alone when none") {
     // every neuron fires every step: R, u, U, A read and written (32 B) plus the connection byte, per synapse-step

@@ -6,7 +6,8 @@
 // product's RangePolicy (Kokkos picks the block size) against explicit blocks of 64 ... 512 threads, in the product's
 // order (a thread block = neighbouring columns of one row block) and in band order (successive thread blocks = the
 // same 256 columns of successive row blocks). The yardstick is Kokkos::deep_copy of as many bytes, read + write.
-//   adex_pass_probe N [float|double|both] [shapes]
+// The column-pair pass (SynapsePassPairs) is timed beside R = 1 when N is even; `pairs` times only those two.
+//   adex_pass_probe N [float|double|both] [shapes|pairs]
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -100,6 +101,19 @@ void time_pass(AdexState<Real, Mem>& st, const KernelParams<double>& p, const st
               n2 * double(8 * sizeof(Real) + 1) / s / 1e9, int(8 * sizeof(Real) + 1), same ? "yes" : "NO");
 }
 
+// The column-pair pass (SynapsePassPairs: a thread per (block, two columns), paired loads and stores).
+template <class Real>
+void time_pairs(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
+                const char* precision) {
+  const SynapsePassPairs<Real, Mem> pairs{SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}};
+  const auto launch = [&] { Kokkos::parallel_for("adex_pass_pairs", Range(0, st.blocks * (st.n_post / 2)), pairs); };
+  const bool same = bits_after_three(st, launch) == reference;
+  const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
+  std::printf("pairs %s n %lld: %.4f ms per pass, %.1f GB/s at %d B per synapse-step, bits as R=1: %s\n", precision,
+              static_cast<long long>(st.n_pre), s * 1e3, n2 * double(8 * sizeof(Real) + 1) / s / 1e9,
+              int(8 * sizeof(Real) + 1), same ? "yes" : "NO");
+}
+
 // One R = 1 pass with an explicit thread-block size; band order: thread block t = (band, row block), 256 columns.
 template <class Real>
 struct ShapedPass {
@@ -140,7 +154,7 @@ void time_shape(AdexState<Real, Mem>& st, const KernelParams<double>& p, const s
 }
 
 template <class Real>
-void run(std::int64_t n, const char* precision, bool shapes) {
+void run(std::int64_t n, const char* precision, bool shapes, bool pairs_only) {
   AdexState<Real, Mem> st;
   st.allocate(n, 0, n, n, true);
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
@@ -148,6 +162,11 @@ void run(std::int64_t n, const char* precision, bool shapes) {
   const std::vector<Real> reference =
       bits_after_three(st, [&] { Kokkos::parallel_for("adex_pass", Range(0, st.blocks * n), pass); });
   time_pass<Real, 1>(st, p, {}, precision);
+  if (n % 2 == 0) time_pairs<Real>(st, p, reference, precision);
+  if (pairs_only) {
+    time_pass<Real, 1>(st, p, reference, precision);
+    return;
+  }
   if (shapes) {
     for (int team : {64, 128, 256, 512}) time_shape<Real>(st, p, reference, precision, team, false);
     for (int team : {256, 512}) time_shape<Real>(st, p, reference, precision, team, true);
@@ -182,9 +201,10 @@ int main(int argc, char** argv) {
     const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : 10000;
     const std::string which = argc > 2 ? argv[2] : "both";
     const bool shapes = argc > 3 && std::string(argv[3]) == "shapes";
+    const bool pairs_only = argc > 3 && std::string(argv[3]) == "pairs";
     copy_yardstick(n * n * 16);
-    if (which != "double") run<float>(n, "float", shapes);
-    if (which != "float") run<double>(n, "double", shapes);
+    if (which != "double") run<float>(n, "float", shapes, pairs_only);
+    if (which != "float") run<double>(n, "double", shapes, pairs_only);
   }
   Kokkos::finalize();
   return 0;

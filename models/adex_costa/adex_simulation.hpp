@@ -118,7 +118,7 @@ class AdexSimulation {
     if (streamed_)
       streamed_->run(pass, n % 2 == 0);
     else if constexpr (Backend::is_gpu)
-      Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * cols), pass);
+      launch_gpu_synapse_pass(Exec(), "kbrain::adex::synapses", pass, st_.blocks);
     else
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * st_.chunks), SynapsePassChunked<Real, Mem>{pass});
     Kokkos::parallel_for("kbrain::adex::chunk_sums", range(st_.blocks * st_.chunks), ChunkSums<Real, Mem>{st_});

@@ -92,9 +92,7 @@ class StreamedSynapses {
       p.rows = rows;
       p.block_offset = first / kRowsPerBlock;
       const std::int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
-      Kokkos::parallel_for("kbrain::adex::synapses_streamed",
-                           kx::light_weight(Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, blocks * n_post_)),
-                           p);
+      launch_gpu_synapse_pass(exec, "kbrain::adex::synapses_streamed", p, blocks);
       // the connection flags never change: only the four values go back
       Kokkos::deep_copy(exec, Kokkos::subview(host_R_, span), Kokkos::subview(buf.R, part));
       Kokkos::deep_copy(exec, Kokkos::subview(host_u_, span), Kokkos::subview(buf.u, part));

@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/kokkos_compat.hpp"
 #include "models/adex_costa/adex_kernel_params.hpp"
 #include "models/adex_costa/adex_state.hpp"
 
@@ -109,11 +110,17 @@ struct SynapsePass {
     return v;
   }
 
-  // Synapse (i, j): the pre update if row i fired, the first part of the post update if column j fired.
-  KOKKOS_INLINE_FUNCTION void update(std::int64_t i, bool pre, std::int64_t j, const ColumnStep& c,
-                                     const SynapseValues<Real>& v, ColumnScan& scan) const {
-    if (!v.touched || !v.connected) return;
-    const std::int64_t id = slot(i, j);
+  // Which of a synapse's values its update changed.
+  struct Changed {
+    bool pre = false, A = false;
+  };
+
+  // Synapse (i, j): the pre update if row i fired, the first part of the post update if column j fired. The new
+  // values replace v's (rounded to Real as they are stored).
+  KOKKOS_INLINE_FUNCTION Changed apply(std::int64_t i, bool pre, const ColumnStep& c, SynapseValues<Real>& v,
+                                       ColumnScan& scan) const {
+    Changed changed;
+    if (!v.touched || !v.connected) return changed;
     double A = v.A;
     if (c.owes) A = pay_owed(A, c.shift, p);
     if (pre) {
@@ -121,9 +128,10 @@ struct SynapsePass {
           pre_update(A, v.U, v.R, v.u, st.decay_r(i), st.decay_u(i), c.fbp, c.fbn, st.ffp_before(i), p);
       scan.current = n.current;
       scan.winner = int(i);
-      st.R(id) = Real(n.R);
-      st.u(id) = Real(n.u);
-      st.U(id) = Real(n.U);
+      v.R = Real(n.R);
+      v.u = Real(n.u);
+      v.U = Real(n.U);
+      changed.pre = true;
     }
     if (c.post) {
       const double term = post_term(st.ffp_now(i), c.fbn, p);
@@ -131,7 +139,21 @@ struct SynapsePass {
       scan.sum += term;
       ++scan.count;
     }
-    if (c.owes || c.post) st.A(id) = Real(A);
+    v.A = Real(A);
+    changed.A = c.owes || c.post;
+    return changed;
+  }
+
+  KOKKOS_INLINE_FUNCTION void update(std::int64_t i, bool pre, std::int64_t j, const ColumnStep& c,
+                                     SynapseValues<Real> v, ColumnScan& scan) const {
+    const Changed changed = apply(i, pre, c, v, scan);
+    const std::int64_t id = slot(i, j);
+    if (changed.pre) {
+      st.R(id) = v.R;
+      st.u(id) = v.u;
+      st.U(id) = v.U;
+    }
+    if (changed.A) st.A(id) = v.A;
   }
 
   KOKKOS_INLINE_FUNCTION void store(std::int64_t b, std::int64_t j, const ColumnScan& scan) const {
@@ -171,6 +193,89 @@ struct SynapsePass {
     store(b, j, scan);
   }
 };
+
+// Two neighbouring values, loaded or stored by one memory access (columns j, j + 1 with j even; n_post even, so the
+// pair never straddles a row and is aligned to its size).
+template <class T>
+struct alignas(2 * sizeof(T)) TwoOf {
+  T first, second;
+};
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION TwoOf<T> load_two(const T* at) {
+  return *reinterpret_cast<const TwoOf<T>*>(at);
+}
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_two(T* at, T first, T second) {
+  *reinterpret_cast<TwoOf<T>*>(at) = TwoOf<T>{first, second};
+}
+
+// GPUs, float: a thread per (block, pair of columns). A float row segment of one warp is then 256 bytes per array
+// instead of 128, as double's is: the pass is limited by its memory accesses more than by their bytes, and the
+// single-column float pass moved about half the bytes per second of the double pass (bench/README.md). Each column's
+// arithmetic and its rows' order are SynapsePass's, so the bits are too; a pair whose one column is untouched or
+// unconnected stores that column's values back unchanged (the thread owns both).
+template <class Real, class Mem>
+struct SynapsePassPairs {
+  SynapsePass<Real, Mem> pass;
+
+  static bool fits(std::int64_t n_post) { return n_post % 2 == 0; }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const std::int64_t pairs = pass.st.n_post / 2, b = k / pairs;
+    walk(b, 2 * (k - b * pairs));
+  }
+
+  KOKKOS_INLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j) const {
+    const auto& st = pass.st;
+    const ColumnStep c0 = pass.column(j), c1 = pass.column(j + 1);
+    const bool col0 = c0.post || c0.owes, col1 = c1.post || c1.owes;
+    ColumnScan scan0, scan1;
+    const std::int64_t last = pass.row_end(b);
+    for (std::int64_t i = pass.row_begin + b * kRowsPerBlock; i < last; ++i) {
+      const bool pre = st.pre_flag(i) != 0;
+      if (!(pre || col0 || col1)) continue;
+      const std::int64_t id = pass.slot(i, j);
+      const TwoOf<std::uint8_t> conn = load_two(st.conn.data() + id);
+      const TwoOf<Real> A = load_two(st.A.data() + id);
+      SynapseValues<Real> v0, v1;
+      v0.touched = pre || col0, v0.connected = conn.first != 0, v0.A = A.first;
+      v1.touched = pre || col1, v1.connected = conn.second != 0, v1.A = A.second;
+      if (pre) {
+        const TwoOf<Real> U = load_two(st.U.data() + id), R = load_two(st.R.data() + id), u = load_two(st.u.data() + id);
+        v0.U = U.first, v0.R = R.first, v0.u = u.first;
+        v1.U = U.second, v1.R = R.second, v1.u = u.second;
+      }
+      const auto ch0 = pass.apply(i, pre, c0, v0, scan0);
+      const auto ch1 = pass.apply(i, pre, c1, v1, scan1);
+      if (ch0.pre || ch1.pre) {
+        store_two(st.R.data() + id, v0.R, v1.R);
+        store_two(st.u.data() + id, v0.u, v1.u);
+        store_two(st.U.data() + id, v0.U, v1.U);
+      }
+      if (ch0.A || ch1.A) store_two(st.A.data() + id, v0.A, v1.A);
+    }
+    pass.store(b, j, scan0);
+    pass.store(b, j + 1, scan1);
+  }
+};
+
+// Whether GPUs run the pass on column pairs for this precision: float only (double's single column already reads
+// 256 bytes per warp and array; the A/B of both is in bench/README.md).
+template <class Real>
+inline constexpr bool kGpuColumnPairs = sizeof(Real) == 4;
+
+// The GPU pass over `blocks` row blocks of `pass`, queued on `exec`: column pairs where kGpuColumnPairs<Real> and
+// the row length allow, else a column per thread. Light-weight: the functor holds the whole state (about 1 KiB).
+template <class Exec, class Real, class Mem>
+void launch_gpu_synapse_pass(const Exec& exec, const char* name, const SynapsePass<Real, Mem>& pass,
+                             std::int64_t blocks) {
+  using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n_post = pass.st.n_post;
+  if (kGpuColumnPairs<Real> && SynapsePassPairs<Real, Mem>::fits(n_post))
+    Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, blocks * (n_post / 2))), SynapsePassPairs<Real, Mem>{pass});
+  else
+    Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, blocks * n_post)), pass);
+}
 
 // CPUs: k = (block, chunk of kColumnsPerChunk columns), the columns innermost. A row's columns are one SIMD loop in
 // which every lane computes and stores: an unconnected or untouched synapse stores back the values it read, and an
