@@ -64,7 +64,10 @@ class AdexSimulation {
       ring_ = SpikeFlagRing<Exec>(plan.n_post);
     }
     res.connections = plan.connections;
-    res.strategy = fmt::format("dense, {} rows per block", kRowsPerBlock);
+    const bool pairs = Backend::is_gpu && kGpuColumnPairs<Real> && SynapsePassPairs<Real, Mem>::fits(plan.n_post);
+    res.strategy = fmt::format("dense, {} rows per block, a thread per (block, {})", kRowsPerBlock,
+                               !Backend::is_gpu ? fmt::format("chunk of {} columns", kColumnsPerChunk)
+                                                : pairs ? std::string("column pair") : std::string("column"));
     if (streamed_)
       res.strategy += fmt::format("; out-of-core: {} chunks of {} rows streamed, page-locked link measured at {:.1f} GB/s",
                                   streamed_->chunks(), streamed_->chunk_rows(), streamed_->link_bytes_per_s() / 1e9);
