@@ -3,7 +3,8 @@
 // of an N x N x N float product (or double) at a budget, on CUDA with page-locked host matrices, each timed alone:
 //   in-core     the library GEMM of the whole product on device-resident data (run.json's in_core_gemm_s), twice;
 //   blocks      the partition's block GEMMs back to back on device buffers shaped as the loop's (leading dimension =
-//               the block width), twice: the sum against in-core tells whether the block shapes are slower;
+//               the block width), twice: the sum against in-core tells whether the block shapes are slower; then
+//               the same with every block's rows padded to 128 bytes (the odd k_max as leading dimension or not);
 //   copies      the loop's block copies in (and C out) one after another on one stream: the link time alone;
 //   loop        galbraith::OutOfCoreGemm::run (the product's loop), three times: the first against the others tells
 //               how much of a one-product run is start-up (library kernels loaded on first use).
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/pitched_copy.hpp"
@@ -80,6 +82,24 @@ void run(std::int64_t n, double budget, bool double_buffered) {
         }
       });
       std::printf("blocks %d: %.4f s, %.1f TFLOP/s\n", r, s, flops / s / 1e12);
+    }
+    // the same with every block's rows padded to 128 bytes (leading dimension a multiple of 32 elements): whether
+    // the loop's odd block widths (k_max) cost the library its aligned kernels
+    const auto pad = [](std::int64_t x) { return (x + 31) / 32 * 32; };
+    using Full = Kokkos::View<Real**, Kokkos::LayoutRight, Mem>;
+    Full pa("pA", part.m_max, pad(part.k_max)), pb("pB", part.k_max, pad(n)), pc("pC", part.m_max, pad(n));
+    for (int r = 0; r < 2; ++r) {
+      const double s = seconds([&] {
+        for (const GemmBlock& k : blocks) {
+          const auto span = [](std::int64_t count) { return std::pair<std::int64_t, std::int64_t>(0, count); };
+          const auto A = Kokkos::subview(pa, span(k.rows), span(k.width));
+          const auto B = Kokkos::subview(pb, span(k.width), span(n));
+          const auto C = Kokkos::subview(pc, span(k.rows), span(n));
+          KokkosBlas::gemm("N", "N", Real(1), A, B, k.first_inner ? Real(0) : Real(1), C);
+        }
+      });
+      std::printf("blocks, rows padded to 128 B (lda %lld) %d: %.4f s, %.1f TFLOP/s\n",
+                  static_cast<long long>(pad(part.k_max)), r, s, flops / s / 1e12);
     }
     // the copies alone, in the loop's order, one stream
     double bytes = 0;
