@@ -12,6 +12,7 @@
 #include "spiking/device_synapses.hpp"
 #include "spiking/host_network.hpp"
 #include "spiking/spike_exchange.hpp"
+#include "spiking/spike_log.hpp"
 #include "spiking/spike_statistics.hpp"
 #include "tests/backend_types.hpp"
 #include "tests/spiking_test_support.hpp"
@@ -95,6 +96,38 @@ TEST_SUITE("spiking_core") {
     const auto n = build_network(s, 0.1);
     CHECK(n.synapses() == 900);
     CHECK(n.max_delay() == 13);
+  }
+
+  TEST_CASE("a drained spike log is in (step, neuron) order: each step's spikes sorted, a part out of step order whole") {
+    using Events = std::vector<std::pair<std::int64_t, std::int64_t>>;
+    auto sorted = [](Events e) {
+      std::sort(e.begin(), e.end());
+      return e;
+    };
+    // steps in order, spikes within a step in any order (what atomic appends log)
+    Events e = {{0, 5}, {0, 2}, {1, 9}, {1, 1}, {1, 4}, {3, 0}, {3, 7}, {3, 6}};
+    const Events whole = sorted(e);
+    spiking::sort_logged_events(e, 0);
+    CHECK(e == whole);
+    // only the new part is sorted: an earlier part stays as it is
+    Events parts = {{9, 3}, {9, 1}, {10, 4}, {10, 2}, {11, 0}};
+    spiking::sort_logged_events(parts, 2);
+    CHECK(parts == Events{{9, 3}, {9, 1}, {10, 2}, {10, 4}, {11, 0}});
+    // steps out of order: sorted whole
+    Events late = {{4, 1}, {2, 3}, {4, 0}, {2, 1}};
+    spiking::sort_logged_events(late, 0);
+    CHECK(late == sorted(Events{{4, 1}, {2, 3}, {4, 0}, {2, 1}}));
+    // through the log's drain (host memory, unordered log)
+    spiking::DeviceSpikeLog<Kokkos::HostSpace> log("test_log", 8, false);
+    log.enable(16, false);
+    const Events logged = {{5, 7}, {5, 2}, {5, 3}, {6, 1}, {6, 0}};
+    for (std::size_t k = 0; k < logged.size(); ++k) {
+      log.log()(2 * k) = static_cast<int>(logged[k].first);
+      log.log()(2 * k + 1) = static_cast<int>(logged[k].second);
+    }
+    log.counters()(spiking::LogUsed) = static_cast<long long>(logged.size());
+    CHECK(log.drain([] {}) == sorted(logged));
+    CHECK(log.drain([] {}).empty());
   }
 
   TEST_CASE("population statistics: rate and ISI CV of known trains") {

@@ -21,6 +21,9 @@
 
 namespace kbrain::point {
 
+// Steps between two drains of the device spike log while spikes.csv streams (the drain counts as output time).
+inline constexpr std::int64_t kSpikeStreamSteps = 4096;
+
 // Simulations that can replay a recorded step (a CUDA graph) say whether they did: run.json's steps_replayed.
 template <class Sim, class = void>
 inline constexpr bool kReportsReplay = false;
@@ -64,9 +67,9 @@ class SpikingRun {
   std::int64_t steps_done() const { return sim_.steps_done(); }
   const auto& state() { return sim_.state(); }
   std::int64_t device_bytes() const { return sim_.device_bytes(); }
-  // spikes.csv is streamed every 4096 steps (the device log itself never overflows)
+  // spikes.csv is streamed every kSpikeStreamSteps steps (the device log itself never overflows)
   bool spikes_due(std::int64_t before, std::int64_t after, bool streaming) const {
-    return streaming && (after / 4096) != (before / 4096);
+    return streaming && (after / kSpikeStreamSteps) != (before / kSpikeStreamSteps);
   }
   SpikeEvents drain_spikes(bool) {
     SpikeEvents events = sim_.drain_spikes();
