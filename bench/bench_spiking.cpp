@@ -84,9 +84,8 @@ void bm_point_step(benchmark::State& state, std::string set_name, std::int64_t n
   const std::int64_t spikes_before = sim.total_spikes();
   (void)sim.drain_spikes();
   // The runner drains the log every point::kSpikeStreamSteps steps while spikes.csv streams, and counts the drain as
-  // output, not simulate time; so does this loop (after a timed wait for the steps so far). Without it the log fills
-  // after about 10^6 spikes and the host moves and sorts it in the middle of the timed steps (COBAHH 4000: every
-  // ~70 000 steps).
+  // output, not simulate time; so does this loop (after a timed wait for the steps so far). Without it a long run
+  // fills the log, and the host moves and sorts it in the middle of the timed steps.
   Stopwatch drain_clock;
   double drain_s = 0;
   for (auto _ : state) {

@@ -64,7 +64,7 @@ class AdexSimulation {
       ring_ = SpikeFlagRing<Exec>(plan.n_post);
     }
     res.connections = plan.connections;
-    const bool pairs = Backend::is_gpu && kGpuColumnPairs<Real> && SynapsePassPairs<Real, Mem>::fits(plan.n_post);
+    const bool pairs = Backend::is_gpu && gpu_pass_on_pairs<Real, Mem>(plan.n_post);
     res.strategy = fmt::format("dense, {} rows per block, a thread per (block, {})", kRowsPerBlock,
                                !Backend::is_gpu ? fmt::format("chunk of {} columns", kColumnsPerChunk)
                                                 : pairs ? std::string("column pair") : std::string("column"));

@@ -210,8 +210,8 @@ KOKKOS_FORCEINLINE_FUNCTION void store_two(T* at, T first, T second) {
 }
 
 // GPUs, float: a thread per (block, pair of columns). A float row segment of one warp is then 256 bytes per array
-// instead of 128, as double's is: the pass is limited by its memory accesses more than by their bytes, and the
-// single-column float pass moved about half the bytes per second of the double pass (bench/README.md). Each column's
+// instead of 128, as double's is: the pass is limited by its memory accesses more than by their bytes (the A/B is
+// in bench/README.md). Each column's
 // arithmetic and its rows' order are SynapsePass's, so the bits are too; a pair whose one column is untouched or
 // unconnected stores that column's values back unchanged (the thread owns both).
 template <class Real, class Mem>
@@ -264,14 +264,20 @@ struct SynapsePassPairs {
 template <class Real>
 inline constexpr bool kGpuColumnPairs = sizeof(Real) == 4;
 
-// The GPU pass over `blocks` row blocks of `pass`, queued on `exec`: column pairs where kGpuColumnPairs<Real> and
-// the row length allow, else a column per thread. Light-weight: the functor holds the whole state (about 1 KiB).
+// Whether the GPU pass of a row length runs on column pairs.
+template <class Real, class Mem>
+bool gpu_pass_on_pairs(std::int64_t n_post) {
+  return kGpuColumnPairs<Real> && SynapsePassPairs<Real, Mem>::fits(n_post);
+}
+
+// The GPU pass over `blocks` row blocks of `pass`, queued on `exec`: column pairs where gpu_pass_on_pairs, else a
+// column per thread. Light-weight: the functor holds the whole state (about 1 KiB).
 template <class Exec, class Real, class Mem>
 void launch_gpu_synapse_pass(const Exec& exec, const char* name, const SynapsePass<Real, Mem>& pass,
                              std::int64_t blocks) {
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
   const std::int64_t n_post = pass.st.n_post;
-  if (kGpuColumnPairs<Real> && SynapsePassPairs<Real, Mem>::fits(n_post))
+  if (gpu_pass_on_pairs<Real, Mem>(n_post))
     Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, blocks * (n_post / 2))), SynapsePassPairs<Real, Mem>{pass});
   else
     Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, blocks * n_post)), pass);

@@ -145,6 +145,25 @@ KOKKOS_INLINE_FUNCTION void som_update(Real& r, Real& g, Real& b, const SomPixel
   b += alpha * (p.b - b);
 }
 
+// Neuron n's weights, first moved toward p and written back when `update`: the values its distance is taken from
+// next (kept in registers, not read again).
+template <class Real>
+struct SomRgb {
+  Real r, g, b;
+};
+template <class Real, class Mem>
+KOKKOS_INLINE_FUNCTION SomRgb<Real> som_weights_after(const SomWeights<Real, Mem>& w, std::int64_t n, bool update,
+                                                      const SomPixel<Real, Mem>& p, Real alpha) {
+  SomRgb<Real> c{w.r(n), w.g(n), w.b(n)};
+  if (update) {
+    som_update(c.r, c.g, c.b, p, alpha);
+    w.r(n) = c.r;
+    w.g(n) = c.g;
+    w.b(n) = c.b;
+  }
+  return c;
+}
+
 // Fills the weights from the counter RNG.
 template <class Real, class Mem>
 struct SomInit {
@@ -290,12 +309,7 @@ struct SomChunkResolve {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, box * box), [&](const std::int64_t k) {
           const std::int64_t u = k % box - rule.reach, v = k / box - rule.reach, x = bx + u, y = by + v;
           if (x < 0 || y < 0 || x >= tiles.width || y >= tiles.height || !rule.inside(u, v)) return;
-          const std::int64_t n = y * tiles.width + x;
-          Real r = w.r(n), g = w.g(n), b = w.b(n);
-          som_update(r, g, b, p, alpha);
-          w.r(n) = r;
-          w.g(n) = g;
-          w.b(n) = b;
+          (void)som_weights_after(w, y * tiles.width + x, true, p, alpha);
         });
         // Its tiles: those of the bounding box, clipped to the grid (a superset of the neurons updated).
         const std::int64_t tx0 = (bx - rule.reach > 0 ? bx - rule.reach : 0) / tiles.side;

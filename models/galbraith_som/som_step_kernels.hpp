@@ -75,14 +75,9 @@ struct SomTrainInput {
     SomBest<Real> mine = SomBest<Real>::none();
     // Ascending index per thread: of equal distances the lower index is met first (and the reducer's order is total).
     for (std::int64_t n = begin + team.team_rank(); n < end; n += team.team_size()) {
-      Real r = w.r(n), g = w.g(n), b = w.b(n);
-      if (pending >= 0 && rule.inside(n % width - bx, n / width - by)) {
-        som_update(r, g, b, owed, alpha);
-        w.r(n) = r;
-        w.g(n) = g;
-        w.b(n) = b;
-      }
-      if (search) som_keep_better(mine, SomBest<Real>{som_distance(r, g, b, current), static_cast<std::int32_t>(n)});
+      const SomRgb<Real> c =
+          som_weights_after(w, n, pending >= 0 && rule.inside(n % width - bx, n / width - by), owed, alpha);
+      if (search) som_keep_better(mine, SomBest<Real>{som_distance(c.r, c.g, c.b, current), static_cast<std::int32_t>(n)});
     }
     const SomBest<Real> team_best = som_team_minimum(team, scratch, mine);
     team.team_barrier();  // the scratch is used again below
