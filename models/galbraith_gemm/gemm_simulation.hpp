@@ -106,6 +106,7 @@ class GemmSimulation {
       link_ = host_to_device_bytes_per_s<Backend>();
       measure_in_core(res);  // before the blocks are allocated: the whole product may need most of the device
       loop_.emplace(plan.operands(), part_, plan.double_buffered);
+      loop_->warm_up();
       res.strategy = fmt::format("out-of-core (Algorithm 4): t_m = {}, t_k = {} (m_max {}, k_max {}), {} block copies, "
                                  "{} buffering, budget {:.0f} bytes",
                                  part_.t_m, part_.t_k, part_.m_max, part_.k_max, part_.transfers,
