@@ -178,7 +178,7 @@ TEST_SUITE("galbraith_som") {
                             som_reference) {
     // 40 x 36 grid, 6 x 5 generated picture, 18 passes and a bit: the disc shrinks to its floor of 1. Both
     // strategies (a reduce per input; chunks) on every backend.
-    for (const auto strategy : {SomStrategy::PerInput, SomStrategy::Chunks})
+    for (const auto strategy : {SomStrategy::PerInput, SomStrategy::Chunks, SomStrategy::Resident})
     for (const std::string nb : {"window", "disc"}) {
       CAPTURE(nb);
       CAPTURE(int(strategy));
@@ -220,7 +220,7 @@ TEST_SUITE("galbraith_som") {
     // A 70 x 45 grid (9 x 6 tiles of 8, the last column and row clipped) and a 25 x 12 picture: chunks reach their
     // full length, and each input's update makes tiles stale for the chunk's later inputs.
     REQUIRE(som_tile_side(70, 45) == 8);
-    for (const auto strategy : {SomStrategy::PerInput, SomStrategy::Chunks})
+    for (const auto strategy : {SomStrategy::PerInput, SomStrategy::Chunks, SomStrategy::Resident})
     for (const std::string nb : {"window", "disc"}) {
       CAPTURE(nb);
       CAPTURE(int(strategy));

@@ -1,11 +1,14 @@
 #pragma once
-// Trains a Galbraith SOM on one backend, by one of two strategies with the same result (SomStrategy):
+// Trains a Galbraith SOM on one backend, by one of three strategies with the same result (SomStrategy):
 //  - PerInput (GPUs): one launch per input that first applies the previous input's update (som_step_kernels.hpp),
 //    the same launch every input, so it is recorded once and replayed in batches where the backend has a step graph
 //    (backends/step_replay.hpp); the update still pending is applied before anything reads the weights;
 //  - Chunks (CPUs): step() queues an input; a full chunk, the end of a pass (the disc's radius changes there), the
 //    last step, or anything that reads the weights launches the queued inputs as one chunk (som_kernels.hpp): a
-//    pass for their tile minima and one team that resolves them in order.
+//    pass for their tile minima and one team that resolves them in order;
+//  - Resident: step() queues an input; a full batch, the last step, or anything that reads the weights launches the
+//    queued inputs as one launch of teams that are all resident and meet at a barrier per input
+//    (som_resident_kernels.hpp).
 // The host does not wait for a step; it waits at checkpoints and at the end. Which strategy wins where is measured
 // in docs/models/galbraith-som.md: on a GPU the chunk's one resolving team is slower than a launch per input for
 // the window, on CPUs chunks reuse the cached weights for every input of the chunk.
@@ -27,6 +30,7 @@
 #include "models/common/device_sampler.hpp"
 #include "models/galbraith_som/som_kernels.hpp"
 #include "models/galbraith_som/som_plan.hpp"
+#include "models/galbraith_som/som_resident_kernels.hpp"
 #include "models/galbraith_som/som_step_kernels.hpp"
 #include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
@@ -55,7 +59,11 @@ std::vector<std::uint8_t> som_weight_picture(std::int64_t width, std::int64_t he
   return px;
 }
 
-enum class SomStrategy { PerInput, Chunks };
+enum class SomStrategy { PerInput, Chunks, Resident };
+
+// Inputs of one resident launch at most (the host waits for nothing in between; a launch this long leaves the
+// weights to readers between launches without a measurable cost per input).
+inline constexpr std::int64_t kSomResidentInputs = 1 << 16;
 
 template <class Backend, class Real>
 class SomSimulation {
@@ -118,13 +126,17 @@ class SomSimulation {
       size_resolve_team();
     }
     if (strategy_ == SomStrategy::PerInput) prepare_per_input();
+    if (strategy_ == SomStrategy::Resident) prepare_resident();
     // A checkpoint at the last step is the final picture.
     if (!out_dir_.empty())
       for (const auto c : plan.checkpoints)
         if (c < plan.steps) checkpoints_.push_back(c);
     res.connections = 3.0 * double(n_);  // weights
     const std::string how =
-        strategy_ == SomStrategy::Chunks
+        strategy_ == SomStrategy::Resident
+            ? fmt::format("batches of up to {} inputs in one launch of {} resident teams of {} (a barrier per input)",
+                          kSomResidentInputs, resident_.partial.extent(1), resident_team_)
+        : strategy_ == SomStrategy::Chunks
             ? fmt::format("chunks of up to {} inputs (tile minima of {}x{} neurons, then one team takes the inputs in "
                           "order: the sequential result)",
                           kSomChunkInputs, tiles_.side, tiles_.side)
@@ -158,6 +170,11 @@ class SomSimulation {
       ++steps_;
       bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real));
       if (steps_ == plan_.steps) train_queued();  // the last input's update: part of the training
+    } else if (strategy_ == SomStrategy::Resident) {
+      if (queued_ == 0) chunk_first_ = steps_;
+      ++queued_;
+      ++steps_;
+      if (queued_ == kSomResidentInputs || steps_ == plan_.steps) train_queued();
     } else {
       if (queued_ == 0) chunk_first_ = steps_;
       ++queued_;
@@ -272,6 +289,10 @@ class SomSimulation {
       return;
     }
     if (queued_ == 0) return;
+    if (strategy_ == SomStrategy::Resident) {
+      train_resident();
+      return;
+    }
     const int inputs = static_cast<int>(queued_);
     const std::int64_t first_pixel = chunk_first_ % pixels_;
     const SomRule rule = rule_of_pass(chunk_first_ / pixels_);
@@ -304,13 +325,7 @@ class SomSimulation {
     t.alpha = Real(plan_.alpha);
     t.disc = plan_.neighbourhood == Neighbourhood::Disc;
     t.half = kSomWindowHalf;
-    // r^2 stops changing at 1, by pass 16; later passes read the last entry
-    const std::int64_t passes = std::max<std::int64_t>(17, (plan_.steps + pixels_ - 1) / pixels_);
-    Kokkos::View<double*, Mem> r2(no_init("som_pass_r2"), passes);
-    auto h = Kokkos::create_mirror_view(r2);
-    for (std::int64_t p = 0; p < passes; ++p) h(p) = som_disc_r2(p);
-    Kokkos::deep_copy(r2, h);
-    t.pass_r2 = r2;
+    t.pass_r2 = pass_r2();
     train_team_ = Backend::is_gpu ? 256 : 1;
     const std::int64_t per_thread = Backend::is_gpu ? 4 : 1;
     const std::int64_t teams = Backend::is_gpu ? (n_ + train_team_ * per_thread - 1) / (train_team_ * per_thread)
@@ -318,6 +333,49 @@ class SomSimulation {
     t.league = static_cast<int>(std::clamp<std::int64_t>(teams, 1, Backend::is_gpu ? 4096 : n_));
     t.per_team = (n_ + t.league - 1) / t.league;
     t.partial = Kokkos::View<SomBest<Real>*, Mem>(no_init("som_team_best"), t.league);
+  }
+  // The disc's r^2 of every pass, on the backend. r^2 stops changing at 1, by pass 16; later passes read the last entry.
+  Kokkos::View<const double*, Mem> pass_r2() const {
+    const std::int64_t passes = std::max<std::int64_t>(17, (plan_.steps + pixels_ - 1) / pixels_);
+    Kokkos::View<double*, Mem> r2(no_init("som_pass_r2"), passes);
+    auto h = Kokkos::create_mirror_view(r2);
+    for (std::int64_t p = 0; p < passes; ++p) h(p) = som_disc_r2(p);
+    Kokkos::deep_copy(r2, h);
+    return r2;
+  }
+  // Resident: the league (backends/resident_league.hpp), its minima and barrier, the disc's r^2 of every pass.
+  void prepare_resident() {
+    const ResidentLeague league = resident_league<Backend>();
+    const int teams = static_cast<int>(std::min<std::int64_t>(league.teams, n_));
+    SomTrainResident<Real, Exec>& t = resident_;
+    t.w = w_;
+    t.image = image_;
+    t.partial = Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem>(no_init("som_resident_best"), 2, teams);
+    t.barrier = LeagueBarrier<Mem>{Kokkos::View<long long*, Mem>("som_resident_arrivals", 1)};
+    t.digest = digest_;
+    t.last = last_;
+    t.pass_r2 = pass_r2();
+    t.neurons = n_;
+    t.pixels = pixels_;
+    t.per_team = (n_ + teams - 1) / teams;
+    t.width = static_cast<std::int32_t>(plan_.width);
+    t.alpha = Real(plan_.alpha);
+    t.disc = plan_.neighbourhood == Neighbourhood::Disc;
+    t.half = kSomWindowHalf;
+    resident_team_ = league.team_size;
+  }
+  // Resident: the queued inputs in one launch; the host does not wait.
+  void train_resident() {
+    SomTrainResident<Real, Exec> f = resident_;
+    f.first = chunk_first_;
+    f.inputs = queued_;
+    f.rounds_before = resident_rounds_;
+    Kokkos::TeamPolicy<Exec> policy(static_cast<int>(f.partial.extent(1)), resident_team_);
+    policy.set_scratch_size(0, Kokkos::PerTeam(SomTrainResident<Real, Exec>::scratch_bytes(resident_team_)));
+    Kokkos::parallel_for("kbrain::som::resident", kx::light_weight(policy), f);
+    resident_rounds_ += queued_;
+    bytes_moved_ += double(queued_) * double(n_) * 3.0 * double(sizeof(Real));
+    queued_ = 0;
   }
   // One input's launch (search), or the pending update alone (a flush).
   void launch_train(const Exec& exec, bool search) {
@@ -357,6 +415,9 @@ class SomSimulation {
   Kokkos::View<const std::uint8_t*, Mem> image_;
   SomStrategy strategy_;
   SomTrainInput<Real, Exec> train_;  // PerInput: the launch of every input (its views: cursor, minima, BMUs)
+  SomTrainResident<Real, Exec> resident_;  // Resident: the batch launch (its views: minima, barrier)
+  int resident_team_ = 1;
+  long long resident_rounds_ = 0;  // Resident: inputs trained so far (the barrier's rounds)
   int train_team_ = 1;
   bool pending_ = false;  // PerInput: an update is owed (the cursor's pending input)
   StepReplay<Backend> replay_;

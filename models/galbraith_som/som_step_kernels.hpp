@@ -27,6 +27,21 @@ enum SomCursorWord : int {
   kSomCursorWords = 3
 };
 
+// The rule of an input, read on the device: the window, or the disc of the input's pass (pass_r2: the disc's r^2
+// of each pass, the last entry for every later pass).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION SomRule som_rule_of_input(std::int64_t input, std::int64_t pixels, bool disc, int half,
+                                                 const Kokkos::View<const double*, Mem>& pass_r2) {
+  SomRule rule;
+  rule.disc = disc;
+  rule.half = half;
+  if (disc) {
+    const std::int64_t pass = input / pixels, last = static_cast<std::int64_t>(pass_r2.extent(0)) - 1;
+    rule.r2 = pass_r2(pass < last ? pass : last);
+  }
+  return rule;
+}
+
 template <class Real, class Exec>
 struct SomTrainInput {
   using Mem = typename Exec::memory_space;
@@ -52,14 +67,7 @@ struct SomTrainInput {
   static std::size_t scratch_bytes(int team_size) { return Bests::shmem_size(team_size); }
 
   KOKKOS_INLINE_FUNCTION SomRule rule_of(std::int64_t input) const {
-    SomRule rule;
-    rule.disc = disc;
-    rule.half = half;
-    if (disc) {
-      const std::int64_t pass = input / pixels, last = static_cast<std::int64_t>(pass_r2.extent(0)) - 1;
-      rule.r2 = pass_r2(pass < last ? pass : last);
-    }
-    return rule;
+    return som_rule_of_input(input, pixels, disc, half, pass_r2);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
