@@ -48,14 +48,8 @@ struct SomTrainResident {
     const SomRule rule = som_rule_of_input(k, pixels, disc, half, pass_r2);
     const SomPixel<Real, Mem> owed(image, k % pixels);
     const std::int64_t bx = bmu % width, by = bmu / width;
-    for (std::int64_t n = begin + team.team_rank(); n < end; n += team.team_size()) {
-      if (!rule.inside(n % width - bx, n / width - by)) continue;
-      Real r = w.r(n), g = w.g(n), b = w.b(n);
-      som_update(r, g, b, owed, alpha);
-      w.r(n) = r;
-      w.g(n) = g;
-      w.b(n) = b;
-    }
+    for (std::int64_t n = begin + team.team_rank(); n < end; n += team.team_size())
+      if (rule.inside(n % width - bx, n / width - by)) (void)som_weights_after(w, n, true, owed, alpha);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -73,14 +67,8 @@ struct SomTrainResident {
       const std::int64_t bx = bmu >= 0 ? bmu % width : 0, by = bmu >= 0 ? bmu / width : 0;
       SomBest<Real> mine = SomBest<Real>::none();
       for (std::int64_t n = begin + team.team_rank(); n < end; n += team.team_size()) {
-        Real r = w.r(n), g = w.g(n), b = w.b(n);
-        if (bmu >= 0 && rule.inside(n % width - bx, n / width - by)) {
-          som_update(r, g, b, owed, alpha);
-          w.r(n) = r;
-          w.g(n) = g;
-          w.b(n) = b;
-        }
-        som_keep_better(mine, SomBest<Real>{som_distance(r, g, b, current), static_cast<std::int32_t>(n)});
+        const SomRgb<Real> c = som_weights_after(w, n, bmu >= 0 && rule.inside(n % width - bx, n / width - by), owed, alpha);
+        som_keep_better(mine, SomBest<Real>{som_distance(c.r, c.g, c.b, current), static_cast<std::int32_t>(n)});
       }
       const SomBest<Real> team_best = som_team_minimum(team, scratch, mine);
       Kokkos::single(Kokkos::PerTeam(team), [&]() { partial(k & 1, me) = team_best; });
