@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,10 +42,11 @@ struct Trained {
 
 template <class Backend, class Real>
 Trained<Backend, Real> train(const SomPlan& plan,
-                             SomStrategy strategy = SomSimulation<Backend, Real>::kDefaultStrategy) {
+                             SomStrategy strategy = SomSimulation<Backend, Real>::kDefaultStrategy,
+                             ResidentLeague league = resident_league<Backend>()) {
   RunRequest request;
   RunResult res;
-  SomSimulation<Backend, Real> sim(plan, request, res, strategy);
+  SomSimulation<Backend, Real> sim(plan, request, res, strategy, league);
   for (std::int64_t n = 0; n < plan.steps; ++n) sim.step();
   Trained<Backend, Real> t;
   t.w = sim.weights();
@@ -214,6 +216,52 @@ TEST_SUITE("galbraith_som") {
     CHECK(max_diff(reference<double>(make_som_plan(a, {})).w, reference<double>(make_som_plan(b, {})).w) > 0.01);
   }
   TEST_CASE_TEMPLATE_APPLY(som_reference, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("resident kernel shapes: weights in registers (1 to 16 a thread) or read per input",
+                            Backend, som_resident_shapes) {
+    // Leagues the backend can hold resident at once (a Serial league is one team), and grids that give each a
+    // thread 1 to 16 neurons (weights in registers) or more (weights read per input). Float holds up to 16,
+    // double up to 8.
+    std::vector<ResidentLeague> leagues = {{1, 1}};
+    if (Backend::is_gpu) leagues = {{2, 32}, {4, 32}, {4, 64}, resident_league<Backend>()};
+    else if (resident_league<Backend>().teams > 1) leagues.push_back({2, 1});
+    std::set<int> shapes_float, shapes_double;
+    for (const auto& league : leagues)
+      for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {5, 3}, {4, 2}, {2, 1}, {8, 8}, {40, 36}})
+        for (const std::string nb : {"window", "disc"}) {
+          CAPTURE(league.teams);
+          CAPTURE(league.team_size);
+          CAPTURE(w);
+          CAPTURE(h);
+          CAPTURE(nb);
+          const ExperimentConfig cfg = parse_model_experiment(som_toml(w, h, nb, 30 * 3 + 7), "som.toml");
+          const SomPlan plan = make_som_plan(cfg, {});
+          const std::int64_t teams = std::min<std::int64_t>(league.teams, plan.neurons());
+          const std::int64_t per_thread = ((plan.neurons() + teams - 1) / teams + league.team_size - 1) / league.team_size;
+          shapes_float.insert(som_resident_held<float>(per_thread));
+          shapes_double.insert(som_resident_held<double>(per_thread));
+          const Reference<double> ref_d = reference<double>(plan);
+          const Reference<float> ref_f = reference<float>(plan);
+          const auto dev_d = train<Backend, double>(plan, SomStrategy::Resident, league);
+          const auto dev_f = train<Backend, float>(plan, SomStrategy::Resident, league);
+          CHECK(dev_d.digest == ref_d.digest());
+          if (!Backend::is_gpu) {
+            CHECK(dev_f.digest == ref_f.digest());
+            CHECK(max_diff(dev_d.w, ref_d.w) == 0);
+            CHECK(max_diff(dev_f.w, ref_f.w) == 0);
+          } else {
+            CHECK(max_diff(dev_d.w, ref_d.w) < 1e-12);
+            CHECK(max_diff(dev_f.w, ref_f.w) < 1e-5);
+          }
+        }
+    // every shape was reached: the register shapes and the per-input reads
+    CHECK(shapes_float.count(0) == 1);
+    CHECK(shapes_float.count(1) == 1);
+    CHECK(shapes_float.count(16) == 1);
+    CHECK(shapes_double.count(0) == 1);
+    CHECK(shapes_double.count(8) == 1);
+  }
+  TEST_CASE_TEMPLATE_APPLY(som_resident_shapes, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE_TEMPLATE_DEFINE("chunks train as one input at a time: full chunks, stale tiles, edge tiles, any cut",
                             Backend, som_chunks) {

@@ -67,13 +67,34 @@ KOKKOS_INLINE_FUNCTION void som_keep_better(SomBest<Real>& b, const SomBest<Real
   if (som_better(c.value, c.index, b.value, b.index)) b = c;
 }
 
-// The minimum of the candidates a team's threads hold, for every thread of the team: each thread's goes into
-// `scratch` (one slot per thread), the first 32 threads fold strided slices, every thread folds those 32 (the
-// minimum is a total order: any grouping gives the same result). The scratch is in use until the team's next barrier.
+// The minimum of the candidates a team's threads hold, for every thread of the team. The scratch (one slot per
+// thread) is in use until the team's next barrier. The minimum is a total order: any grouping gives the same result.
+//  - CUDA, teams of whole warps: each warp folds its 32 candidates by shuffles, its first lane puts the warp's
+//    minimum in the scratch, and after one barrier every warp folds those (at most 32) the same way.
+//  - otherwise: each thread's candidate goes into the scratch, the first 32 threads fold strided slices, every thread
+//    folds those 32.
+#if defined(__CUDA_ARCH__)
+template <class Real>
+__device__ inline SomBest<Real> som_warp_minimum(SomBest<Real> b) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    som_keep_better(b, SomBest<Real>{__shfl_down_sync(0xffffffffu, b.value, offset),
+                                     __shfl_down_sync(0xffffffffu, b.index, offset)});
+  return SomBest<Real>{__shfl_sync(0xffffffffu, b.value, 0), __shfl_sync(0xffffffffu, b.index, 0)};
+}
+#endif
 template <class Real, class Member, class Scratch>
 KOKKOS_INLINE_FUNCTION SomBest<Real> som_team_minimum(const Member& team, const Scratch& scratch,
                                                       const SomBest<Real>& mine) {
   const int rank = team.team_rank(), size = team.team_size(), lanes = size < 32 ? size : 32;
+#if defined(__CUDA_ARCH__)
+  // a team of vector length 1: its threads are the lanes of its warps in rank order
+  if (size % 32 == 0) {
+    const SomBest<Real> warp_best = som_warp_minimum(mine);
+    if (rank % 32 == 0) scratch(rank / 32) = warp_best;
+    team.team_barrier();
+    return som_warp_minimum(rank % 32 < size / 32 ? scratch(rank % 32) : SomBest<Real>::none());
+  }
+#endif
   scratch(rank) = mine;
   team.team_barrier();
   if (rank < lanes) {

@@ -7,8 +7,8 @@
 //    last step, or anything that reads the weights launches the queued inputs as one chunk (som_kernels.hpp): a
 //    pass for their tile minima and one team that resolves them in order;
 //  - Resident: step() queues an input; a full batch, the last step, or anything that reads the weights launches the
-//    queued inputs as one launch of teams that are all resident and meet at a barrier per input
-//    (som_resident_kernels.hpp).
+//    queued inputs as one launch of teams that are all resident and exchange their minima as stamped words per
+//    input, each thread keeping its neurons' weights in registers where they fit (som_resident_kernels.hpp).
 // The host does not wait for a step; it waits at checkpoints and at the end. Which strategy wins where is measured
 // in docs/models/galbraith-som.md: on a GPU the chunk's one resolving team is slower than a launch per input for
 // the window, on CPUs chunks reuse the cached weights for every input of the chunk.
@@ -98,8 +98,10 @@ class SomSimulation {
 
   static constexpr SomStrategy kDefaultStrategy = Backend::is_gpu ? SomStrategy::PerInput : SomStrategy::Chunks;
 
+  // league: the resident strategy's teams (tests choose smaller ones to reach every kernel shape); by default
+  // resident_league<Backend>().
   SomSimulation(const SomPlan& plan, const RunRequest& request, RunResult& res,
-                SomStrategy strategy = kDefaultStrategy)
+                SomStrategy strategy = kDefaultStrategy, ResidentLeague league = resident_league<Backend>())
       : plan_(plan), n_(plan.neurons()), pixels_(plan.pixels()), out_dir_(request.out_dir),
         probe_cells_(request.probe_cells), strategy_(strategy) {
     const auto hw = Backend::describe();
@@ -126,7 +128,7 @@ class SomSimulation {
       size_resolve_team();
     }
     if (strategy_ == SomStrategy::PerInput) prepare_per_input();
-    if (strategy_ == SomStrategy::Resident) prepare_resident();
+    if (strategy_ == SomStrategy::Resident) prepare_resident(league);
     // A checkpoint at the last step is the final picture.
     if (!out_dir_.empty())
       for (const auto c : plan.checkpoints)
@@ -134,8 +136,12 @@ class SomSimulation {
     res.connections = 3.0 * double(n_);  // weights
     const std::string how =
         strategy_ == SomStrategy::Resident
-            ? fmt::format("batches of up to {} inputs in one launch of {} resident teams of {} (a barrier per input)",
-                          kSomResidentInputs, resident_.partial.extent(1), resident_team_)
+            ? fmt::format("batches of up to {} inputs in one launch of {} resident teams of {} (minima exchanged as "
+                          "stamped words per input; {})",
+                          kSomResidentInputs, resident_teams_, resident_team_,
+                          resident_held_ > 0 ? fmt::format("up to {} neurons' weights per thread in registers",
+                                                           resident_held_)
+                                             : std::string("weights read and written per input"))
         : strategy_ == SomStrategy::Chunks
             ? fmt::format("chunks of up to {} inputs (tile minima of {}x{} neurons, then one team takes the inputs in "
                           "order: the sequential result)",
@@ -343,39 +349,55 @@ class SomSimulation {
     Kokkos::deep_copy(r2, h);
     return r2;
   }
-  // Resident: the league (backends/resident_league.hpp), its minima and barrier, the disc's r^2 of every pass.
-  void prepare_resident() {
-    const ResidentLeague league = resident_league<Backend>();
-    const int teams = static_cast<int>(std::min<std::int64_t>(league.teams, n_));
-    SomTrainResident<Real, Exec>& t = resident_;
+  // Resident: the league (backends/resident_league.hpp), its words, the disc's r^2 of every pass, and the kernel
+  // shape (neurons per thread held in registers, or none).
+  void prepare_resident(const ResidentLeague& league) {
+    if (n_ > SomStampedBest<Real>::kMaxNeurons)
+      throw std::runtime_error(fmt::format("the resident SOM strategy indexes at most {} neurons; the grid has {}",
+                                           SomStampedBest<Real>::kMaxNeurons, n_));
+    resident_teams_ = static_cast<int>(std::min<std::int64_t>(league.teams, n_));
+    resident_team_ = league.team_size;
+    SomResidentBatch<Real, Exec>& t = resident_;
     t.w = w_;
     t.image = image_;
-    t.partial = Kokkos::View<SomBest<Real>**, Kokkos::LayoutRight, Mem>(no_init("som_resident_best"), 2, teams);
-    t.barrier = LeagueBarrier<Mem>{Kokkos::View<long long*, Mem>("som_resident_arrivals", 1)};
+    t.slots = Kokkos::View<std::uint64_t*, Mem>("som_resident_slots",
+                                                std::size_t(2) * resident_teams_ * SomStampedBest<Real>::kWords);
     t.digest = digest_;
     t.last = last_;
     t.pass_r2 = pass_r2();
     t.neurons = n_;
     t.pixels = pixels_;
-    t.per_team = (n_ + teams - 1) / teams;
+    t.per_team = (n_ + resident_teams_ - 1) / resident_teams_;
     t.width = static_cast<std::int32_t>(plan_.width);
     t.alpha = Real(plan_.alpha);
     t.disc = plan_.neighbourhood == Neighbourhood::Disc;
     t.half = kSomWindowHalf;
-    resident_team_ = league.team_size;
+    resident_held_ = som_resident_held<Real>((t.per_team + resident_team_ - 1) / resident_team_);
   }
   // Resident: the queued inputs in one launch; the host does not wait.
   void train_resident() {
-    SomTrainResident<Real, Exec> f = resident_;
-    f.first = chunk_first_;
-    f.inputs = queued_;
-    f.rounds_before = resident_rounds_;
-    Kokkos::TeamPolicy<Exec> policy(static_cast<int>(f.partial.extent(1)), resident_team_);
-    policy.set_scratch_size(0, Kokkos::PerTeam(SomTrainResident<Real, Exec>::scratch_bytes(resident_team_)));
-    Kokkos::parallel_for("kbrain::som::resident", kx::light_weight(policy), f);
-    resident_rounds_ += queued_;
+    SomResidentBatch<Real, Exec> batch = resident_;
+    batch.first = chunk_first_;
+    batch.inputs = queued_;
+    switch (resident_held_) {
+      case 1: launch_resident<1>(batch); break;
+      case 2: launch_resident<2>(batch); break;
+      case 4: launch_resident<4>(batch); break;
+      case 8: launch_resident<8>(batch); break;
+      case 16:
+        if constexpr (kSomMaxHeld<Real> >= 16) launch_resident<16>(batch);
+        break;
+      default: launch_resident<0>(batch);
+    }
     bytes_moved_ += double(queued_) * double(n_) * 3.0 * double(sizeof(Real));
     queued_ = 0;
+  }
+  template <int Held>
+  void launch_resident(const SomResidentBatch<Real, Exec>& batch) {
+    using Kernel = SomTrainResident<Real, Exec, Held>;
+    Kokkos::TeamPolicy<Exec> policy(resident_teams_, resident_team_);
+    policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(resident_team_)));
+    Kokkos::parallel_for("kbrain::som::resident", kx::light_weight(policy), Kernel(batch));
   }
   // One input's launch (search), or the pending update alone (a flush).
   void launch_train(const Exec& exec, bool search) {
@@ -415,9 +437,8 @@ class SomSimulation {
   Kokkos::View<const std::uint8_t*, Mem> image_;
   SomStrategy strategy_;
   SomTrainInput<Real, Exec> train_;  // PerInput: the launch of every input (its views: cursor, minima, BMUs)
-  SomTrainResident<Real, Exec> resident_;  // Resident: the batch launch (its views: minima, barrier)
-  int resident_team_ = 1;
-  long long resident_rounds_ = 0;  // Resident: inputs trained so far (the barrier's rounds)
+  SomResidentBatch<Real, Exec> resident_;  // Resident: what every batch launch shares (its views: words)
+  int resident_teams_ = 1, resident_team_ = 1, resident_held_ = 0;
   int train_team_ = 1;
   bool pending_ = false;  // PerInput: an update is owed (the cursor's pending input)
   StepReplay<Backend> replay_;
