@@ -4,7 +4,8 @@
 // per step costs more than the step. A launch of resident_league() teams gets a team per SM on GPUs (each SM holds at
 // least one team of that size, so every team is resident however the kernel's occupancy turns out) and a team of one
 // thread per host thread on CPUs (the league's members then run on the pool's threads at once). A team that waits
-// for another spins: more teams than that would wait for teams that cannot start.
+// for another spins: more teams than that would wait for teams that cannot start. The GPU count assumes the launch
+// has the device's SMs to itself (not an MPS share smaller than the device).
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>

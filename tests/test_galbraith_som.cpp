@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,7 +43,7 @@ struct Trained {
 
 template <class Backend, class Real>
 Trained<Backend, Real> train(const SomPlan& plan,
-                             SomStrategy strategy = SomSimulation<Backend, Real>::kDefaultStrategy,
+                             std::optional<SomStrategy> strategy = std::nullopt,
                              ResidentLeague league = resident_league<Backend>()) {
   RunRequest request;
   RunResult res;
@@ -217,6 +218,38 @@ TEST_SUITE("galbraith_som") {
   }
   TEST_CASE_TEMPLATE_APPLY(som_reference, KBRAIN_TEST_BACKENDS);
 
+  TEST_CASE("resident teams: every team owns neurons; a minimum survives its stamped words") {
+    // A team without neurons would publish no candidate; 1440 neurons on 132 teams of 11 left the last one empty.
+    for (std::int64_t n = 1; n <= 400; ++n)
+      for (int teams = 1; teams <= 140; ++teams) {
+        const SomResidentSplit s = som_resident_split(n, teams);
+        CAPTURE(n);
+        CAPTURE(teams);
+        REQUIRE(s.teams >= 1);
+        REQUIRE(s.teams <= teams);
+        REQUIRE(std::int64_t(s.teams) * s.per_team >= n);         // every neuron has a team
+        REQUIRE(std::int64_t(s.teams - 1) * s.per_team < n);      // and the last team has one
+      }
+    // Words carry the input's stamp whatever the candidate, none() included, and give back what was published.
+    std::uint64_t slot[2] = {0, 0};
+    for (const std::int64_t k : {std::int64_t(0), std::int64_t(254), std::int64_t(255), std::int64_t(1) << 40}) {
+      for (const SomBest<float> b : {SomBest<float>::none(), SomBest<float>{0.25f, 16777215}, SomBest<float>{0.f, 0}}) {
+        SomStampedBest<float>::publish(slot, b, k);
+        REQUIRE((slot[0] >> 56) == std::uint64_t(k % 255 + 1));  // else await would wait for ever
+        const SomBest<float> got = SomStampedBest<float>::await(slot, k);
+        CHECK(got.value == b.value);
+        if (b.index < SomStampedBest<float>::kMaxNeurons) CHECK(got.index == b.index);
+      }
+      for (const SomBest<double> b : {SomBest<double>::none(), SomBest<double>{1.0 / 3.0, 12345}}) {
+        SomStampedBest<double>::publish(slot, b, k);
+        REQUIRE((slot[0] >> 56) == std::uint64_t(k % 255 + 1));  // else await would wait for ever
+        const SomBest<double> got = SomStampedBest<double>::await(slot, k);
+        CHECK(got.value == b.value);
+        if (b.index < SomStampedBest<double>::kMaxNeurons) CHECK(got.index == b.index);
+      }
+    }
+  }
+
   TEST_CASE_TEMPLATE_DEFINE("resident kernel shapes: weights in registers (1 to 16 a thread) or read per input",
                             Backend, som_resident_shapes) {
     // Leagues the backend can hold resident at once (a Serial league is one team), and grids that give each a
@@ -236,8 +269,8 @@ TEST_SUITE("galbraith_som") {
           CAPTURE(nb);
           const ExperimentConfig cfg = parse_model_experiment(som_toml(w, h, nb, 30 * 3 + 7), "som.toml");
           const SomPlan plan = make_som_plan(cfg, {});
-          const std::int64_t teams = std::min<std::int64_t>(league.teams, plan.neurons());
-          const std::int64_t per_thread = ((plan.neurons() + teams - 1) / teams + league.team_size - 1) / league.team_size;
+          const SomResidentSplit split = som_resident_split(plan.neurons(), league.teams);
+          const std::int64_t per_thread = (split.per_team + league.team_size - 1) / league.team_size;
           shapes_float.insert(som_resident_held<float>(per_thread));
           shapes_double.insert(som_resident_held<double>(per_thread));
           const Reference<double> ref_d = reference<double>(plan);

@@ -11,6 +11,7 @@
 // Where a thread owns at most kMaxHeld neurons (Held > 0), their weights stay in registers for the whole batch and
 // are written back at its end: an input then touches no global memory but the pixels and the words. Larger grids
 // (Held = 0) read and write each neuron's weights per input.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -44,7 +45,8 @@ struct SomStampedBest {
     return static_cast<std::uint64_t>(k % 255 + 1) << 56;
   }
   KOKKOS_INLINE_FUNCTION static void publish(std::uint64_t* slot, const SomBest<Real>& b, std::int64_t k) {
-    const std::uint64_t head = stamp(k) | (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b.index)) << 32);
+    // 24 bits of index: no candidate's index (none()) must not reach the stamp
+    const std::uint64_t head = stamp(k) | ((static_cast<std::uint64_t>(static_cast<std::uint32_t>(b.index)) & 0xffffffull) << 32);
     if constexpr (kWords == 1) {
       std::uint32_t bits;
       memcpy(&bits, &b.value, sizeof bits);
@@ -77,6 +79,18 @@ struct SomStampedBest {
     return b;
   }
 };
+
+// The league's split of n neurons among at most `teams` teams: the most neurons a team owns and the teams that own
+// any (a team with none would still have to publish, and has nothing to publish).
+struct SomResidentSplit {
+  std::int64_t per_team = 1;
+  int teams = 1;
+};
+inline SomResidentSplit som_resident_split(std::int64_t neurons, int teams) {
+  const std::int64_t t = std::max<std::int64_t>(1, std::min<std::int64_t>(teams, neurons));
+  const std::int64_t per_team = (neurons + t - 1) / t;
+  return SomResidentSplit{per_team, static_cast<int>((neurons + per_team - 1) / per_team)};
+}
 
 // What every kernel shape of a batch shares.
 template <class Real, class Exec>

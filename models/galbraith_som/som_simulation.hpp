@@ -1,22 +1,26 @@
 #pragma once
 // Trains a Galbraith SOM on one backend, by one of three strategies with the same result (SomStrategy):
-//  - PerInput (GPUs): one launch per input that first applies the previous input's update (som_step_kernels.hpp),
-//    the same launch every input, so it is recorded once and replayed in batches where the backend has a step graph
-//    (backends/step_replay.hpp); the update still pending is applied before anything reads the weights;
+//  - Resident (GPUs): step() queues an input; a full batch, the last step, or anything that reads the weights
+//    launches the queued inputs as one launch of teams that are all resident and exchange their minima as stamped
+//    words per input, each thread keeping its neurons' weights in registers where they fit
+//    (som_resident_kernels.hpp);
+//  - PerInput (GPUs, grids the resident words cannot index): one launch per input that first applies the previous
+//    input's update (som_step_kernels.hpp), the same launch every input, so it is recorded once and replayed in
+//    batches where the backend has a step graph (backends/step_replay.hpp); the update still pending is applied
+//    before anything reads the weights;
 //  - Chunks (CPUs): step() queues an input; a full chunk, the end of a pass (the disc's radius changes there), the
 //    last step, or anything that reads the weights launches the queued inputs as one chunk (som_kernels.hpp): a
-//    pass for their tile minima and one team that resolves them in order;
-//  - Resident: step() queues an input; a full batch, the last step, or anything that reads the weights launches the
-//    queued inputs as one launch of teams that are all resident and exchange their minima as stamped words per
-//    input, each thread keeping its neurons' weights in registers where they fit (som_resident_kernels.hpp).
+//    pass for their tile minima and one team that resolves them in order.
 // The host does not wait for a step; it waits at checkpoints and at the end. Which strategy wins where is measured
-// in docs/models/galbraith-som.md: on a GPU the chunk's one resolving team is slower than a launch per input for
-// the window, on CPUs chunks reuse the cached weights for every input of the chunk.
+// in docs/models/galbraith-som.md: on a GPU a launch per input costs more than the input's work, and the chunk's one
+// resolving team is slower still for the window; on CPUs chunks reuse the cached weights for every input of the
+// chunk.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -96,14 +100,19 @@ class SomSimulation {
     return m;
   }
 
-  static constexpr SomStrategy kDefaultStrategy = Backend::is_gpu ? SomStrategy::PerInput : SomStrategy::Chunks;
+  // GPUs: resident teams where the words can index every neuron (grids up to 4096 x 4096), else a launch per input;
+  // CPUs: chunks.
+  static SomStrategy default_strategy(std::int64_t neurons) {
+    if (!Backend::is_gpu) return SomStrategy::Chunks;
+    return neurons <= SomStampedBest<Real>::kMaxNeurons ? SomStrategy::Resident : SomStrategy::PerInput;
+  }
 
-  // league: the resident strategy's teams (tests choose smaller ones to reach every kernel shape); by default
-  // resident_league<Backend>().
+  // strategy: by default default_strategy(neurons). league: the resident strategy's teams (tests choose smaller ones
+  // to reach every kernel shape); by default resident_league<Backend>().
   SomSimulation(const SomPlan& plan, const RunRequest& request, RunResult& res,
-                SomStrategy strategy = kDefaultStrategy, ResidentLeague league = resident_league<Backend>())
+                std::optional<SomStrategy> strategy = std::nullopt, ResidentLeague league = resident_league<Backend>())
       : plan_(plan), n_(plan.neurons()), pixels_(plan.pixels()), out_dir_(request.out_dir),
-        probe_cells_(request.probe_cells), strategy_(strategy) {
+        probe_cells_(request.probe_cells), strategy_(strategy.value_or(default_strategy(plan.neurons()))) {
     const auto hw = Backend::describe();
     const std::int64_t need = som_device_bytes(plan.width, plan.height, pixels_, sizeof(Real));
     if (hw.free_memory_bytes > 0 && std::uint64_t(need) > hw.free_memory_bytes)
@@ -355,7 +364,8 @@ class SomSimulation {
     if (n_ > SomStampedBest<Real>::kMaxNeurons)
       throw std::runtime_error(fmt::format("the resident SOM strategy indexes at most {} neurons; the grid has {}",
                                            SomStampedBest<Real>::kMaxNeurons, n_));
-    resident_teams_ = static_cast<int>(std::min<std::int64_t>(league.teams, n_));
+    const SomResidentSplit split = som_resident_split(n_, league.teams);
+    resident_teams_ = split.teams;
     resident_team_ = league.team_size;
     SomResidentBatch<Real, Exec>& t = resident_;
     t.w = w_;
@@ -367,7 +377,7 @@ class SomSimulation {
     t.pass_r2 = pass_r2();
     t.neurons = n_;
     t.pixels = pixels_;
-    t.per_team = (n_ + resident_teams_ - 1) / resident_teams_;
+    t.per_team = split.per_team;
     t.width = static_cast<std::int32_t>(plan_.width);
     t.alpha = Real(plan_.alpha);
     t.disc = plan_.neighbourhood == Neighbourhood::Disc;
