@@ -260,8 +260,9 @@ TEST_SUITE("galbraith_som") {
     else if (resident_league<Backend>().teams > 1) leagues.push_back({2, 1});
     std::set<int> shapes_float, shapes_double;
     for (const auto& league : leagues)
-      for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {5, 3}, {4, 2}, {2, 1}, {8, 8}, {40, 36}})
+      for (const auto& grid : std::vector<std::pair<int, int>>{{1, 1}, {5, 3}, {4, 2}, {2, 1}, {8, 8}, {40, 36}})
         for (const std::string nb : {"window", "disc"}) {
+          const int w = grid.first, h = grid.second;
           CAPTURE(league.teams);
           CAPTURE(league.team_size);
           CAPTURE(w);
