@@ -16,10 +16,16 @@ struct ResidentLeague {
   int teams = 1, team_size = 1;
 };
 
+// A GPU team's threads. Kernels launched as resident teams carry ResidentBounds, so the compiler fits them to teams
+// of that size (registers spill rather than the launch failing).
+inline constexpr int kResidentGpuTeam = 512;
+using ResidentBounds = Kokkos::LaunchBounds<kResidentGpuTeam, 1>;
+
 template <class Backend>
 ResidentLeague resident_league() {
   const int units = Backend::describe().parallel_units;  // SMs on GPUs, threads on CPUs
-  return Backend::is_gpu ? ResidentLeague{units > 0 ? units : 1, 512} : ResidentLeague{units > 0 ? units : 1, 1};
+  return Backend::is_gpu ? ResidentLeague{units > 0 ? units : 1, kResidentGpuTeam}
+                         : ResidentLeague{units > 0 ? units : 1, 1};
 }
 
 // One 64-bit word that one team writes and the others poll: a single store, and reads that no cache keeps old

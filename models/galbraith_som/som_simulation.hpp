@@ -23,6 +23,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -383,31 +384,53 @@ class SomSimulation {
     t.disc = plan_.neighbourhood == Neighbourhood::Disc;
     t.half = kSomWindowHalf;
     resident_held_ = som_resident_held<Real>((t.per_team + resident_team_ - 1) / resident_team_);
+    // a shape the backend cannot run in teams of this size reads the weights per input instead
+    const int team_max =
+        with_held(resident_held_, [&](auto held) { return resident_team_max<decltype(held)::value>(); });
+    if (resident_held_ > 0 && team_max < resident_team_) resident_held_ = 0;
+    if (resident_team_max<0>() < resident_team_)
+      throw std::runtime_error(fmt::format("{} cannot run the resident SOM kernel in teams of {} threads",
+                                           Backend::name, resident_team_));
+  }
+  // f(std::integral_constant<int, held>) for the kernel shape `held` (1, 2, 4, 8, 16 or 0).
+  template <class F>
+  static auto with_held(int held, F&& f) {
+    switch (held) {
+      case 1: return f(std::integral_constant<int, 1>());
+      case 2: return f(std::integral_constant<int, 2>());
+      case 4: return f(std::integral_constant<int, 4>());
+      case 8: return f(std::integral_constant<int, 8>());
+      case 16:
+        if constexpr (kSomMaxHeld<Real> >= 16) return f(std::integral_constant<int, 16>());
+        [[fallthrough]];
+      default: return f(std::integral_constant<int, 0>());
+    }
+  }
+  template <int Held>
+  using ResidentKernel = SomTrainResident<Real, Exec, Held>;
+  template <int Held>
+  Kokkos::TeamPolicy<Exec, ResidentBounds> resident_policy() const {
+    Kokkos::TeamPolicy<Exec, ResidentBounds> policy(resident_teams_, resident_team_);
+    policy.set_scratch_size(0, Kokkos::PerTeam(ResidentKernel<Held>::scratch_bytes(resident_team_)));
+    return policy;
+  }
+  template <int Held>
+  int resident_team_max() const {
+    return resident_policy<Held>().team_size_max(ResidentKernel<Held>(resident_), Kokkos::ParallelForTag());
   }
   // Resident: the queued inputs in one launch; the host does not wait.
   void train_resident() {
     SomResidentBatch<Real, Exec> batch = resident_;
     batch.first = chunk_first_;
     batch.inputs = queued_;
-    switch (resident_held_) {
-      case 1: launch_resident<1>(batch); break;
-      case 2: launch_resident<2>(batch); break;
-      case 4: launch_resident<4>(batch); break;
-      case 8: launch_resident<8>(batch); break;
-      case 16:
-        if constexpr (kSomMaxHeld<Real> >= 16) launch_resident<16>(batch);
-        break;
-      default: launch_resident<0>(batch);
-    }
+    with_held(resident_held_, [&](auto held) {
+      constexpr int kHeld = decltype(held)::value;
+      Kokkos::parallel_for("kbrain::som::resident", kx::light_weight(resident_policy<kHeld>()),
+                           ResidentKernel<kHeld>(batch));
+      return 0;
+    });
     bytes_moved_ += double(queued_) * double(n_) * 3.0 * double(sizeof(Real));
     queued_ = 0;
-  }
-  template <int Held>
-  void launch_resident(const SomResidentBatch<Real, Exec>& batch) {
-    using Kernel = SomTrainResident<Real, Exec, Held>;
-    Kokkos::TeamPolicy<Exec> policy(resident_teams_, resident_team_);
-    policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(resident_team_)));
-    Kokkos::parallel_for("kbrain::som::resident", kx::light_weight(policy), Kernel(batch));
   }
   // One input's launch (search), or the pending update alone (a flush).
   void launch_train(const Exec& exec, bool search) {
