@@ -49,6 +49,33 @@ KOKKOS_INLINE_FUNCTION Real gate_step(Real x, Real alpha, Real beta, Real dt, bo
   return -ba + (ba + x) * kx::exp(B * dt);
 }
 
+// The gates' next values, each a function of v and the gate at the step's start alone (its own rates and
+// exponential), so they can be computed in any order or on different threads with the same bits.
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real hh_m_next(Real v, Real m, const HhConstants<Real>& c) {
+  const Real u = v - c.v_t;
+  const Real alpha_m = Real(0.32 * 4) / exprel((Real(13) - u) / Real(4));
+  const Real beta_m = Real(0.28 * 5) / exprel((u - Real(40)) / Real(5));
+  return gate_step(m, alpha_m, beta_m, c.dt, c.integrator != int(Integrator::Euler));
+}
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real hh_h_next(Real v, Real h, const HhConstants<Real>& c) {
+  const Real u = v - c.v_t;
+  const Real alpha_h = Real(0.128) * kx::exp((Real(17) - u) / Real(18));
+  const Real beta_h = Real(4) / (Real(1) + kx::exp((Real(40) - u) / Real(5)));
+  return gate_step(h, alpha_h, beta_h, c.dt, c.integrator != int(Integrator::Euler));
+}
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real hh_n_next(Real v, Real n, const HhConstants<Real>& c) {
+  const Real u = v - c.v_t;
+  const Real alpha_n = Real(0.032 * 5) / exprel((Real(15) - u) / Real(5));
+  const Real beta_n = Real(0.5) * kx::exp((Real(10) - u) / Real(40));
+  return gate_step(n, alpha_n, beta_n, c.dt, c.integrator != int(Integrator::Euler));
+}
+
+// One HH step of neuron i in four parts that depend only on the state at the step's start: the gates m, h, n
+// (hh_*_next) and the membrane (v, the synaptic conductances, the M current, the spike). operator() runs them in one
+// thread; HhStepParts runs them on different threads.
 template <class Exec, class Real>
 struct HhStepFunctor {
   using Mem = typename Exec::memory_space;
@@ -58,6 +85,14 @@ struct HhStepFunctor {
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const Real v = s.v(i), m = s.m(i), h = s.h(i), n = s.n(i);
+    membrane(i, v, m, h, n);
+    s.m(i) = hh_m_next(v, m, c);
+    s.h(i) = hh_h_next(v, h, c);
+    s.n(i) = hh_n_next(v, n, c);
+  }
+
+  // Everything but the gates, from v, m, h, n at the step's start; reads and writes nothing the gates' parts touch.
+  KOKKOS_INLINE_FUNCTION void membrane(const int i, const Real v, const Real m, const Real h, const Real n) const {
     const bool alpha = c.synapse == int(SynapseKind::ConductanceAlpha);
     // exponential synapses: arrivals jump g; alpha synapses: arrivals jump x by e*w and g follows x (peak w at tau)
     Real ge = s.ge(i), gi = s.gi(i), xe = 0, xi = 0;
@@ -73,14 +108,6 @@ struct HhStepFunctor {
     const bool exponential = c.integrator != int(Integrator::Euler);
     const Real dt = c.dt;
 
-    const Real u = v - c.v_t;
-    const Real alpha_m = Real(0.32 * 4) / exprel((Real(13) - u) / Real(4));
-    const Real beta_m = Real(0.28 * 5) / exprel((u - Real(40)) / Real(5));
-    const Real alpha_h = Real(0.128) * kx::exp((Real(17) - u) / Real(18));
-    const Real beta_h = Real(4) / (Real(1) + kx::exp((Real(40) - u) / Real(5)));
-    const Real alpha_n = Real(0.032 * 5) / exprel((Real(15) - u) / Real(5));
-    const Real beta_n = Real(0.5) * kx::exp((Real(10) - u) / Real(40));
-
     const Real g_na = c.g_na * m * m * m * h, g_kd = c.g_kd * (n * n) * (n * n), g_m = c.g_m * p;
     const Real B = -(c.g_l + ge + gi + g_na + g_kd + g_m) / c.c_m;
     const Real A = (c.g_l * c.e_l + ge * c.e_e + gi * c.e_i + g_na * c.e_na + (g_kd + g_m) * c.e_k + I) / c.c_m;
@@ -91,9 +118,6 @@ struct HhStepFunctor {
     } else {
       v_new = v + dt * (A + B * v);
     }
-    s.m(i) = gate_step(m, alpha_m, beta_m, dt, exponential);
-    s.h(i) = gate_step(h, alpha_h, beta_h, dt, exponential);
-    s.n(i) = gate_step(n, alpha_n, beta_n, dt, exponential);
     if (c.g_m > Real(0)) {  // Yamada M current (Destexhe/Pospischil), v absolute
       const Real p_inf = Real(1) / (Real(1) + kx::exp(-(v + Real(35)) / Real(10)));
       const Real tau_p = Real(1000) / (Real(3.3) * kx::exp((v + Real(35)) / Real(20)) + kx::exp(-(v + Real(35)) / Real(20)));
@@ -113,6 +137,41 @@ struct HhStepFunctor {
     if (spike) s.last_spike(i) = in.step();
     in.emit(i, spike);
     s.v(i) = v_new;
+  }
+};
+
+// HhStepFunctor's four parts on the threads of a team: `lanes` neurons a team, team_size / lanes groups of lanes
+// threads, group g taking parts g, g + groups, ... (one part a warp with teams of 4 x 32 on GPUs, where a neuron's
+// ten exponentials then run on four schedulers instead of one; all four in one thread with teams of one). Every
+// thread reads its neuron's v, m, h, n before the team's barrier and writes only after it, so no part sees another's
+// result: the bits of HhStepFunctor. publish_clock: this is the step's first kernel (spiking::FirstKernelOfStep).
+template <class Exec, class Real>
+struct HhStepParts {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  HhStepFunctor<Exec, Real> step;
+  int neurons = 0, lanes = 1;
+  bool publish_clock = false;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int groups = team.team_size() / lanes, group = team.team_rank() / lanes, lane = team.team_rank() % lanes;
+    const int i = team.league_rank() * lanes + lane;
+    const bool live = i < neurons && group < groups;
+    if (publish_clock && team.league_rank() == 0 && team.team_rank() == 0) step.in.clock.publish();
+    Real v = 0, m = 0, h = 0, n = 0;
+    if (live) {
+      v = step.s.v(i);
+      m = step.s.m(i);
+      h = step.s.h(i);
+      n = step.s.n(i);
+    }
+    team.team_barrier();  // the whole team has read the state at the step's start
+    if (!live) return;
+    for (int part = group; part < 4; part += groups) {
+      if (part == 0) step.s.m(i) = hh_m_next(v, m, step.c);
+      if (part == 1) step.s.h(i) = hh_h_next(v, h, step.c);
+      if (part == 2) step.s.n(i) = hh_n_next(v, n, step.c);
+      if (part == 3) step.membrane(i, v, m, h, n);
+    }
   }
 };
 

@@ -1,0 +1,125 @@
+// The COBAHH neuron update alone on CUDA: the product's one thread a neuron (HhStepFunctor through the chained
+// launch, as PointNetwork launches it) against HhStepParts, the same four parts (gates m, h, n and the membrane) on
+// the threads of a team: 4 warps of 32 neurons (a part a warp) and 2 warps (two parts a warp). Question (issue 25:
+// COBAHH 4000 double at 8.57 µs a step, float 7.23): at 4000 neurons a step's neuron kernel is about one warp per
+// SM, and double's ten exponentials a neuron run on one scheduler; does spreading the parts over four shorten it?
+// µs per launch over back-to-back launches (each launch's duration plus the gap between two), and the bits of
+// every variant after one step from the same state against the product's.
+//   hh_parts_probe [N ...]   (default 4000 64000 1000000), float and double
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/cuda_backend.hpp"
+#include "backends/range_launch.hpp"
+#include "core/rng/counter_rng.hpp"
+#include "models/point/hh_step.hpp"
+#include "models/point/point_parameters.hpp"
+
+namespace {
+
+using namespace kbrain;
+using Exec = Kokkos::Cuda;
+using Mem = Kokkos::CudaSpace;
+
+template <class Real>
+point::HhStepFunctor<Exec, Real> make_step(int n) {
+  point::PointState<Real, Mem> st;
+  auto view = [&](const char* name, double lo, double hi, int salt) {
+    Kokkos::View<Real*, Mem> v(std::string(name), n);
+    auto h = Kokkos::create_mirror_view(v);
+    for (int i = 0; i < n; ++i) h(i) = Real(lo + (hi - lo) * counter_uniform(11, std::uint64_t(i), std::uint64_t(salt)));
+    Kokkos::deep_copy(v, h);
+    return v;
+  };
+  // the COBAHH benchmark's regime: voltages around rest, gates near their rest values, some conductance
+  st.v = view("v", -70.0, -50.0, 0);
+  st.m = view("m", 0.0, 0.1, 1);
+  st.h = view("h", 0.5, 1.0, 2);
+  st.n = view("n", 0.0, 0.4, 3);
+  st.ge = view("ge", 0.0, 5.0, 4);
+  st.gi = view("gi", 0.0, 30.0, 5);
+  st.last_spike = Kokkos::View<int*, Mem>("last_spike", n);
+  Kokkos::deep_copy(st.last_spike, -1000000);
+  point::StepInputs<Real, Mem> in;
+  in.ring = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("ring", 2, n);
+  in.i_ext = Kokkos::View<Real*, Mem>("i_ext", n);
+  in.noise_sd = Kokkos::View<Real*, Mem>("noise_sd", n);
+  in.clock = spiking::make_step_clock<Mem>(0);
+  in.spikes.flags = Kokkos::View<int*, Mem>("flags", n);
+  in.spikes.neurons = n;
+  return point::HhStepFunctor<Exec, Real>{st, in, point::HhConstants<Real>::make(point::point_parameter_set("cobahh").params)};
+}
+
+// What a variant launches: 0 the product's range, else teams of `groups` warps of 32 neurons.
+template <class Real>
+void launch(const point::HhStepFunctor<Exec, Real>& f, int n, int groups) {
+  if (groups == 0) {
+    launch_range<CudaBackend>(Exec(), "hh_one", n, spiking::FirstKernelOfStep<point::HhStepFunctor<Exec, Real>, Mem>{f, f.in.clock});
+    return;
+  }
+  Kokkos::parallel_for("hh_parts", kx::light_weight(Kokkos::TeamPolicy<Exec>((n + 31) / 32, 32 * groups)),
+                       point::HhStepParts<Exec, Real>{f, n, 32, true});
+}
+
+template <class View>
+int differing(const View& a, const View& b) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  int d = 0;
+  for (std::size_t i = 0; i < ha.extent(0); ++i) d += !(ha(i) == hb(i));
+  return d;
+}
+template <class Real>
+int differing(const point::HhStepFunctor<Exec, Real>& a, const point::HhStepFunctor<Exec, Real>& b) {
+  return differing(a.s.v, b.s.v) + differing(a.s.m, b.s.m) + differing(a.s.h, b.s.h) + differing(a.s.n, b.s.n) +
+         differing(a.s.ge, b.s.ge) + differing(a.s.gi, b.s.gi) + differing(a.in.spikes.flags, b.in.spikes.flags);
+}
+
+template <class Real>
+void run(int n) {
+  const char* names[] = {"one thread a neuron (product)", "parts, 4 warps a team", "parts, 2 warps a team"};
+  const int groups[] = {0, 4, 2};
+  const auto reference = make_step<Real>(n);
+  launch(reference, n, 0);
+  for (int v = 0; v < 3; ++v) {
+    const auto f = make_step<Real>(n);
+    launch(f, n, groups[v]);  // one step from the same state: the bits
+    Kokkos::fence();
+    const int bad = differing(reference, f);
+    constexpr int kLaunches = 20000;
+    double best = 1e30;
+    for (int round = 0; round < 3; ++round) {
+      Kokkos::fence();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int k = 0; k < kLaunches; ++k) launch(f, n, groups[v]);
+      Kokkos::fence();
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::printf("%s n %d %-30s %7.3f us per launch, values differing from the product's after one step: %d\n",
+                sizeof(Real) == 4 ? "float " : "double", n, names[v], best / kLaunches * 1e6, bad);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::initialize(argc, argv);
+  {
+    std::vector<int> sizes;
+    for (int a = 1; a < argc; ++a)
+      if (argv[a][0] != '-') sizes.push_back(std::atoi(argv[a]));
+    if (sizes.empty()) sizes = {4000, 64000, 1000000};
+    for (const int n : sizes) {
+      run<float>(n);
+      run<double>(n);
+    }
+  }
+  Kokkos::finalize();
+  return 0;
+}
