@@ -2,8 +2,8 @@
 // backend:
 //   som_step/<backend>/float/<per_input|chunks|resident>/<W>   one training input on a W x W grid, window
 //                                                              neighbourhood, the generated 2400 x 1800 picture
-// The product picks per_input on GPUs and chunks on CPUs; these are the measurement behind that choice
-// (bench/README.md). Counter: us_per_input (the wait for each iteration's 4096 inputs included).
+// The product picks resident on GPUs (per_input beyond 4096²) and chunks on CPUs; these are the measurement behind
+// that choice (bench/README.md). Counter: us_per_input (the wait for each iteration's 4096 inputs included).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>

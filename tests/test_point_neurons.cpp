@@ -207,7 +207,7 @@ TEST_SUITE("point_neurons") {
           const point::HhConstants<Real> c = point::HhConstants<Real>::make(params);
           // Two identical states and inputs: a spread of voltages (some above threshold), gates, conductances,
           // arrivals in the ring and noisy currents.
-          auto make = [&](int copy) {
+          auto make = [&]() {
             point::PointState<Real, Mem> st;
             auto view = [&](const char* name, double lo, double hi, int salt) {
               Kokkos::View<Real*, Mem> v(std::string(name), N);
@@ -244,10 +244,9 @@ TEST_SUITE("point_neurons") {
             in.clock = spiking::make_step_clock<Mem>(5);
             in.spikes.flags = Kokkos::View<int*, Mem>("flags", N);
             in.spikes.neurons = N;
-            (void)copy;
             return point::HhStepFunctor<Exec, Real>{st, in, c};
           };
-          const auto one = make(0), parts = make(1);
+          const auto one = make(), parts = make();
           Kokkos::parallel_for("hh_one", Kokkos::RangePolicy<Exec>(0, N), one);
           Kokkos::parallel_for("hh_parts", Kokkos::TeamPolicy<Exec>((N + lanes - 1) / lanes, team),
                                point::HhStepParts<Exec, Real>{parts, N, lanes, true});

@@ -94,21 +94,13 @@ inline SomResidentSplit som_resident_split(std::int64_t neurons, int teams) {
 
 // What every kernel shape of a batch shares.
 template <class Real, class Exec>
-struct SomResidentBatch {
+struct SomResidentBatch : SomTraining<Real, typename Exec::memory_space> {
   using Mem = typename Exec::memory_space;
 
-  SomWeights<Real, Mem> w;
-  Kokkos::View<const std::uint8_t*, Mem> image;  // 3 bytes a pixel, BMP file order
-  Kokkos::View<std::uint64_t*, Mem> slots;       // (input parity, team, word), zeroed once
-  Kokkos::View<std::uint64_t, Mem> digest;       // FNV-1a of every BMU so far, in order
-  Kokkos::View<std::int32_t, Mem> last;          // the BMU of the last input trained
-  Kokkos::View<const double*, Mem> pass_r2;      // the disc's r^2 of each pass, the last one for every later pass
-  std::int64_t neurons = 1, pixels = 1, per_team = 1;  // neurons [r * per_team, (r + 1) * per_team) to team r
-  std::int64_t first = 0, inputs = 0;                  // the batch: steps first ... first + inputs - 1
-  std::int32_t width = 1;
-  Real alpha = Real(0.05);
-  bool disc = false;
-  int half = 2;
+  Kokkos::View<std::uint64_t*, Mem> slots;  // (input parity, team, word), zeroed once
+  Kokkos::View<std::int32_t, Mem> last;     // the BMU of the last input trained
+  std::int64_t per_team = 1;                // neurons [r * per_team, (r + 1) * per_team) to team r
+  std::int64_t first = 0, inputs = 0;       // the batch: steps first ... first + inputs - 1
 };
 
 // The most neurons a thread keeps in registers (float: 3 x 16 registers; double: 3 x 8 register pairs).
@@ -138,46 +130,46 @@ struct SomTrainResident : SomResidentBatch<Real, Exec> {
 
   static std::size_t scratch_bytes(int team_size) { return Bests::shmem_size(team_size); }
 
+  // f(i, n) for each neuron n whose weights this thread holds in held[i], in ascending n.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void for_held(std::int64_t first_neuron, std::int64_t end, int size, F&& f) {
+    KBRAIN_SOM_UNROLL
+    for (int i = 0; i < kHeld; ++i) {
+      const std::int64_t n = first_neuron + std::int64_t(i) * size;
+      if (n < end) f(i, n);
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     Bests scratch(team.team_scratch(0), team.team_size());
     const int me = team.league_rank(), teams = team.league_size(), rank = team.team_rank(), size = team.team_size();
     const std::int64_t begin = me * this->per_team;
     const std::int64_t end = begin + this->per_team < this->neurons ? begin + this->per_team : this->neurons;
     const std::int32_t width = this->width;
+    const Real alpha = this->alpha;
+    const auto& w = this->w;
     SomRgb<Real> held[kHeld];
-    if constexpr (Held > 0) {
-      KBRAIN_SOM_UNROLL
-      for (int i = 0; i < kHeld; ++i) {
-        const std::int64_t n = begin + rank + std::int64_t(i) * size;
-        if (n < end) held[i] = SomRgb<Real>{this->w.r(n), this->w.g(n), this->w.b(n)};
-      }
-    }
+    if constexpr (Held > 0)
+      for_held(begin + rank, end, size, [&](int i, std::int64_t n) { held[i] = SomRgb<Real>{w.r(n), w.g(n), w.b(n)}; });
     std::int32_t bmu = -1;  // the previous input's BMU (none at the batch's start: the last batch applied its own)
     for (std::int64_t j = 0; j < this->inputs; ++j) {
       const std::int64_t k = this->first + j;
       // the previous input's update, fused with this input's distances (ascending index per thread: of equal
       // distances the lower index is met first)
-      const SomRule rule = som_rule_of_input(k > 0 ? k - 1 : 0, this->pixels, this->disc, this->half, this->pass_r2);
-      const SomPixel<Real, Mem> owed(this->image, k > 0 ? (k - 1) % this->pixels : 0),
-          current(this->image, k % this->pixels);
-      const std::int64_t bx = bmu >= 0 ? bmu % width : 0, by = bmu >= 0 ? bmu / width : 0;
+      const SomOwed<Real, Mem> owed = this->owed_by(k - 1, bmu);
+      const SomPixel<Real, Mem> current(this->image, k % this->pixels);
       SomBest<Real> mine = SomBest<Real>::none();
+      auto offer = [&](const SomRgb<Real>& c, std::int64_t n) {
+        som_keep_better(mine, SomBest<Real>{som_distance(c.r, c.g, c.b, current), static_cast<std::int32_t>(n)});
+      };
       if constexpr (Held > 0) {
-        KBRAIN_SOM_UNROLL
-        for (int i = 0; i < kHeld; ++i) {
-          const std::int64_t n = begin + rank + std::int64_t(i) * size;
-          if (n < end) {
-            SomRgb<Real>& c = held[i];
-            if (bmu >= 0 && rule.inside(n % width - bx, n / width - by)) som_update(c.r, c.g, c.b, owed, this->alpha);
-            som_keep_better(mine, SomBest<Real>{som_distance(c.r, c.g, c.b, current), static_cast<std::int32_t>(n)});
-          }
-        }
+        for_held(begin + rank, end, size, [&](int i, std::int64_t n) {
+          if (owed.reaches(n, width)) som_update(held[i].r, held[i].g, held[i].b, owed.pixel, alpha);
+          offer(held[i], n);
+        });
       } else {
-        for (std::int64_t n = begin + rank; n < end; n += size) {
-          const SomRgb<Real> c =
-              som_weights_after(this->w, n, bmu >= 0 && rule.inside(n % width - bx, n / width - by), owed, this->alpha);
-          som_keep_better(mine, SomBest<Real>{som_distance(c.r, c.g, c.b, current), static_cast<std::int32_t>(n)});
-        }
+        for (std::int64_t n = begin + rank; n < end; n += size)
+          offer(som_weights_after(w, n, owed.reaches(n, width), owed.pixel, alpha), n);
       }
       const SomBest<Real> team_best = som_team_minimum(team, scratch, mine);
       std::uint64_t* const slots = this->slots.data() + std::int64_t(k & 1) * teams * Slot::kWords;
@@ -194,25 +186,18 @@ struct SomTrainResident : SomResidentBatch<Real, Exec> {
     }
     if (this->inputs <= 0) return;
     // the batch's last update, and the held weights back to memory
-    const std::int64_t k = this->first + this->inputs - 1;
-    const SomRule rule = som_rule_of_input(k, this->pixels, this->disc, this->half, this->pass_r2);
-    const SomPixel<Real, Mem> owed(this->image, k % this->pixels);
-    const std::int64_t bx = bmu % width, by = bmu / width;
+    const SomOwed<Real, Mem> owed = this->owed_by(this->first + this->inputs - 1, bmu);
     if constexpr (Held > 0) {
-      KBRAIN_SOM_UNROLL
-      for (int i = 0; i < kHeld; ++i) {
-        const std::int64_t n = begin + rank + std::int64_t(i) * size;
-        if (n < end) {
-          SomRgb<Real>& c = held[i];
-          if (rule.inside(n % width - bx, n / width - by)) som_update(c.r, c.g, c.b, owed, this->alpha);
-          this->w.r(n) = c.r;
-          this->w.g(n) = c.g;
-          this->w.b(n) = c.b;
-        }
-      }
+      for_held(begin + rank, end, size, [&](int i, std::int64_t n) {
+        SomRgb<Real>& c = held[i];
+        if (owed.reaches(n, width)) som_update(c.r, c.g, c.b, owed.pixel, alpha);
+        w.r(n) = c.r;
+        w.g(n) = c.g;
+        w.b(n) = c.b;
+      });
     } else {
       for (std::int64_t n = begin + rank; n < end; n += size)
-        if (rule.inside(n % width - bx, n / width - by)) (void)som_weights_after(this->w, n, true, owed, this->alpha);
+        if (owed.reaches(n, width)) (void)som_weights_after(w, n, true, owed.pixel, alpha);
     }
   }
 };

@@ -23,7 +23,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -35,7 +34,7 @@
 #include "models/common/device_sampler.hpp"
 #include "models/galbraith_som/som_kernels.hpp"
 #include "models/galbraith_som/som_plan.hpp"
-#include "models/galbraith_som/som_resident_kernels.hpp"
+#include "models/galbraith_som/som_resident_launch.hpp"
 #include "models/galbraith_som/som_step_kernels.hpp"
 #include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
@@ -138,7 +137,7 @@ class SomSimulation {
       size_resolve_team();
     }
     if (strategy_ == SomStrategy::PerInput) prepare_per_input();
-    if (strategy_ == SomStrategy::Resident) prepare_resident(league);
+    if (strategy_ == SomStrategy::Resident) resident_.emplace(training(), last_, league);
     // A checkpoint at the last step is the final picture.
     if (!out_dir_.empty())
       for (const auto c : plan.checkpoints)
@@ -146,12 +145,7 @@ class SomSimulation {
     res.connections = 3.0 * double(n_);  // weights
     const std::string how =
         strategy_ == SomStrategy::Resident
-            ? fmt::format("batches of up to {} inputs in one launch of {} resident teams of {} (minima exchanged as "
-                          "stamped words per input; {})",
-                          kSomResidentInputs, resident_teams_, resident_team_,
-                          resident_held_ > 0 ? fmt::format("up to {} neurons' weights per thread in registers",
-                                                           resident_held_)
-                                             : std::string("weights read and written per input"))
+            ? fmt::format("batches of up to {} inputs in {}", kSomResidentInputs, resident_->describe())
         : strategy_ == SomStrategy::Chunks
             ? fmt::format("chunks of up to {} inputs (tile minima of {}x{} neurons, then one team takes the inputs in "
                           "order: the sequential result)",
@@ -177,8 +171,8 @@ class SomSimulation {
     return Reader{w_};
   }
 
-  // PerInput: issues the input's launch. Chunks: queues the input; a chunk is launched when it is full, at the end
-  // of a pass and at the last step.
+  // PerInput: issues the input's launch. Chunks and Resident: queue the input; a chunk is launched when it is full,
+  // at the end of a pass and at the last step, a resident batch when it is full and at the last step.
   void step() {
     if (strategy_ == SomStrategy::PerInput) {
       replay_.step([this](const Exec& exec) { launch_train(exec, true); });
@@ -186,16 +180,15 @@ class SomSimulation {
       ++steps_;
       bytes_moved_ += double(n_) * 3.0 * double(sizeof(Real));
       if (steps_ == plan_.steps) train_queued();  // the last input's update: part of the training
-    } else if (strategy_ == SomStrategy::Resident) {
-      if (queued_ == 0) chunk_first_ = steps_;
-      ++queued_;
-      ++steps_;
-      if (queued_ == kSomResidentInputs || steps_ == plan_.steps) train_queued();
     } else {
       if (queued_ == 0) chunk_first_ = steps_;
       ++queued_;
       ++steps_;
-      if (queued_ == kSomChunkInputs || steps_ % pixels_ == 0 || steps_ == plan_.steps) train_queued();
+      // a chunk also ends with its pass (one rule a chunk); a resident batch reads each input's rule itself
+      const bool full = strategy_ == SomStrategy::Resident
+                            ? queued_ == kSomResidentInputs
+                            : queued_ == kSomChunkInputs || steps_ % pixels_ == 0;
+      if (full || steps_ == plan_.steps) train_queued();
     }
     if (next_checkpoint_ < checkpoints_.size() && checkpoints_[next_checkpoint_] == steps_) {
       train_queued();
@@ -306,7 +299,9 @@ class SomSimulation {
     }
     if (queued_ == 0) return;
     if (strategy_ == SomStrategy::Resident) {
-      train_resident();
+      resident_->launch(chunk_first_, queued_);
+      bytes_moved_ += double(queued_) * double(n_) * 3.0 * double(sizeof(Real));
+      queued_ = 0;
       return;
     }
     const int inputs = static_cast<int>(queued_);
@@ -329,19 +324,10 @@ class SomSimulation {
   // of 256 threads with about 4 neurons a thread on GPUs, one team a thread on CPUs.
   void prepare_per_input() {
     SomTrainInput<Real, Exec>& t = train_;
-    t.w = w_;
-    t.image = image_;
-    t.digest = digest_;
+    static_cast<SomTraining<Real, Mem>&>(t) = training();
     t.cursor = Kokkos::View<std::int64_t*, Mem>("som_cursor", kSomCursorWords);
     Kokkos::deep_copy(Kokkos::subview(t.cursor, int(kSomPendingInput)), std::int64_t(-1));
     t.best = Kokkos::View<SomBest<Real>*, Mem>("som_best", 2);
-    t.neurons = n_;
-    t.pixels = pixels_;
-    t.width = static_cast<std::int32_t>(plan_.width);
-    t.alpha = Real(plan_.alpha);
-    t.disc = plan_.neighbourhood == Neighbourhood::Disc;
-    t.half = kSomWindowHalf;
-    t.pass_r2 = pass_r2();
     train_team_ = Backend::is_gpu ? 256 : 1;
     const std::int64_t per_thread = Backend::is_gpu ? 4 : 1;
     const std::int64_t teams = Backend::is_gpu ? (n_ + train_team_ * per_thread - 1) / (train_team_ * per_thread)
@@ -350,87 +336,26 @@ class SomSimulation {
     t.per_team = (n_ + t.league - 1) / t.league;
     t.partial = Kokkos::View<SomBest<Real>*, Mem>(no_init("som_team_best"), t.league);
   }
-  // The disc's r^2 of every pass, on the backend. r^2 stops changing at 1, by pass 16; later passes read the last entry.
-  Kokkos::View<const double*, Mem> pass_r2() const {
+  // What the GPU strategies' kernels read of this training, with the disc's r^2 of every pass on the backend (r^2
+  // stops changing at 1, by pass 16; later passes read the last entry).
+  SomTraining<Real, Mem> training() const {
     const std::int64_t passes = std::max<std::int64_t>(17, (plan_.steps + pixels_ - 1) / pixels_);
     Kokkos::View<double*, Mem> r2(no_init("som_pass_r2"), passes);
     auto h = Kokkos::create_mirror_view(r2);
     for (std::int64_t p = 0; p < passes; ++p) h(p) = som_disc_r2(p);
     Kokkos::deep_copy(r2, h);
-    return r2;
-  }
-  // Resident: the league (backends/resident_league.hpp), its words, the disc's r^2 of every pass, and the kernel
-  // shape (neurons per thread held in registers, or none).
-  void prepare_resident(const ResidentLeague& league) {
-    if (n_ > SomStampedBest<Real>::kMaxNeurons)
-      throw std::runtime_error(fmt::format("the resident SOM strategy indexes at most {} neurons; the grid has {}",
-                                           SomStampedBest<Real>::kMaxNeurons, n_));
-    const SomResidentSplit split = som_resident_split(n_, league.teams);
-    resident_teams_ = split.teams;
-    resident_team_ = league.team_size;
-    SomResidentBatch<Real, Exec>& t = resident_;
+    SomTraining<Real, Mem> t;
     t.w = w_;
     t.image = image_;
-    t.slots = Kokkos::View<std::uint64_t*, Mem>("som_resident_slots",
-                                                std::size_t(2) * resident_teams_ * SomStampedBest<Real>::kWords);
+    t.pass_r2 = r2;
     t.digest = digest_;
-    t.last = last_;
-    t.pass_r2 = pass_r2();
     t.neurons = n_;
     t.pixels = pixels_;
-    t.per_team = split.per_team;
     t.width = static_cast<std::int32_t>(plan_.width);
     t.alpha = Real(plan_.alpha);
     t.disc = plan_.neighbourhood == Neighbourhood::Disc;
     t.half = kSomWindowHalf;
-    resident_held_ = som_resident_held<Real>((t.per_team + resident_team_ - 1) / resident_team_);
-    // a shape the backend cannot run in teams of this size reads the weights per input instead
-    const int team_max =
-        with_held(resident_held_, [&](auto held) { return resident_team_max<decltype(held)::value>(); });
-    if (resident_held_ > 0 && team_max < resident_team_) resident_held_ = 0;
-    if (resident_team_max<0>() < resident_team_)
-      throw std::runtime_error(fmt::format("{} cannot run the resident SOM kernel in teams of {} threads",
-                                           Backend::name, resident_team_));
-  }
-  // f(std::integral_constant<int, held>) for the kernel shape `held` (1, 2, 4, 8, 16 or 0).
-  template <class F>
-  static auto with_held(int held, F&& f) {
-    switch (held) {
-      case 1: return f(std::integral_constant<int, 1>());
-      case 2: return f(std::integral_constant<int, 2>());
-      case 4: return f(std::integral_constant<int, 4>());
-      case 8: return f(std::integral_constant<int, 8>());
-      case 16:
-        if constexpr (kSomMaxHeld<Real> >= 16) return f(std::integral_constant<int, 16>());
-        [[fallthrough]];
-      default: return f(std::integral_constant<int, 0>());
-    }
-  }
-  template <int Held>
-  using ResidentKernel = SomTrainResident<Real, Exec, Held>;
-  template <int Held>
-  Kokkos::TeamPolicy<Exec, ResidentBounds> resident_policy() const {
-    Kokkos::TeamPolicy<Exec, ResidentBounds> policy(resident_teams_, resident_team_);
-    policy.set_scratch_size(0, Kokkos::PerTeam(ResidentKernel<Held>::scratch_bytes(resident_team_)));
-    return policy;
-  }
-  template <int Held>
-  int resident_team_max() const {
-    return resident_policy<Held>().team_size_max(ResidentKernel<Held>(resident_), Kokkos::ParallelForTag());
-  }
-  // Resident: the queued inputs in one launch; the host does not wait.
-  void train_resident() {
-    SomResidentBatch<Real, Exec> batch = resident_;
-    batch.first = chunk_first_;
-    batch.inputs = queued_;
-    with_held(resident_held_, [&](auto held) {
-      constexpr int kHeld = decltype(held)::value;
-      Kokkos::parallel_for("kbrain::som::resident", kx::light_weight(resident_policy<kHeld>()),
-                           ResidentKernel<kHeld>(batch));
-      return 0;
-    });
-    bytes_moved_ += double(queued_) * double(n_) * 3.0 * double(sizeof(Real));
-    queued_ = 0;
+    return t;
   }
   // One input's launch (search), or the pending update alone (a flush).
   void launch_train(const Exec& exec, bool search) {
@@ -470,8 +395,7 @@ class SomSimulation {
   Kokkos::View<const std::uint8_t*, Mem> image_;
   SomStrategy strategy_;
   SomTrainInput<Real, Exec> train_;  // PerInput: the launch of every input (its views: cursor, minima, BMUs)
-  SomResidentBatch<Real, Exec> resident_;  // Resident: what every batch launch shares (its views: words)
-  int resident_teams_ = 1, resident_team_ = 1, resident_held_ = 0;
+  std::optional<SomResidentLaunch<Backend, Real>> resident_;  // Resident: the batch launch (its words)
   int train_team_ = 1;
   bool pending_ = false;  // PerInput: an update is owed (the cursor's pending input)
   StepReplay<Backend> replay_;

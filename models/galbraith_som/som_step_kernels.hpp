@@ -42,49 +42,77 @@ KOKKOS_INLINE_FUNCTION SomRule som_rule_of_input(std::int64_t input, std::int64_
   return rule;
 }
 
-template <class Real, class Exec>
-struct SomTrainInput {
-  using Mem = typename Exec::memory_space;
-  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
-  using Scratch = typename Exec::scratch_memory_space;
-  using Bests = Kokkos::View<SomBest<Real>*, Scratch, Kokkos::MemoryUnmanaged>;
+// The update an input owes the neurons: its rule, its pixel and where its BMU lies; due = false when nothing is owed.
+template <class Real, class Mem>
+struct SomOwed {
+  SomRule rule;
+  SomPixel<Real, Mem> pixel;
+  std::int64_t bx = 0, by = 0;
+  bool due = false;
+  KOKKOS_INLINE_FUNCTION bool reaches(std::int64_t n, std::int32_t width) const {
+    return due && rule.inside(n % width - bx, n / width - by);
+  }
+};
 
+// What the GPU strategies' kernels read of a training (som_step_kernels.hpp, som_resident_kernels.hpp).
+template <class Real, class Mem>
+struct SomTraining {
   SomWeights<Real, Mem> w;
   Kokkos::View<const std::uint8_t*, Mem> image;  // 3 bytes a pixel, BMP file order
-  Kokkos::View<std::int64_t*, Mem> cursor;       // SomCursorWord
-  Kokkos::View<SomBest<Real>*, Mem> partial;     // one per team
-  Kokkos::View<SomBest<Real>*, Mem> best;        // input k's BMU in best(k & 1)
   Kokkos::View<const double*, Mem> pass_r2;      // the disc's r^2 of each pass, the last one for every later pass
   Kokkos::View<std::uint64_t, Mem> digest;       // FNV-1a of every BMU so far, in order
-  std::int64_t neurons = 1, pixels = 1, per_team = 1;  // neurons [r * per_team, (r + 1) * per_team) to team r
-  int league = 1;
+  std::int64_t neurons = 1, pixels = 1;
   std::int32_t width = 1;
   Real alpha = Real(0.05);
   bool disc = false;
   int half = 2;  // the window's half-width
-  bool search = true;  // false: a flush (apply the pending update, search nothing, leave the next input)
-
-  static std::size_t scratch_bytes(int team_size) { return Bests::shmem_size(team_size); }
 
   KOKKOS_INLINE_FUNCTION SomRule rule_of(std::int64_t input) const {
     return som_rule_of_input(input, pixels, disc, half, pass_r2);
   }
+  // The update input `input` owes with BMU `bmu` (nothing when either is negative).
+  KOKKOS_INLINE_FUNCTION SomOwed<Real, Mem> owed_by(std::int64_t input, std::int32_t bmu) const {
+    const std::int64_t k = input >= 0 ? input : 0;
+    return SomOwed<Real, Mem>{rule_of(k), SomPixel<Real, Mem>(image, k % pixels), bmu >= 0 ? bmu % width : 0,
+                              bmu >= 0 ? bmu / width : 0, input >= 0 && bmu >= 0};
+  }
+};
+
+template <class Real, class Exec>
+struct SomTrainInput : SomTraining<Real, typename Exec::memory_space> {
+  using Mem = typename Exec::memory_space;
+  using Base = SomTraining<Real, Mem>;
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using Scratch = typename Exec::scratch_memory_space;
+  using Bests = Kokkos::View<SomBest<Real>*, Scratch, Kokkos::MemoryUnmanaged>;
+  using Base::alpha;
+  using Base::digest;
+  using Base::image;
+  using Base::neurons;
+  using Base::pixels;
+  using Base::w;
+  using Base::width;
+
+  Kokkos::View<std::int64_t*, Mem> cursor;    // SomCursorWord
+  Kokkos::View<SomBest<Real>*, Mem> partial;  // one per team
+  Kokkos::View<SomBest<Real>*, Mem> best;     // input k's BMU in best(k & 1)
+  std::int64_t per_team = 1;                  // neurons [r * per_team, (r + 1) * per_team) to team r
+  int league = 1;
+  bool search = true;  // false: a flush (apply the pending update, search nothing, leave the next input)
+
+  static std::size_t scratch_bytes(int team_size) { return Bests::shmem_size(team_size); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     Bests scratch(team.team_scratch(0), team.team_size());
     const std::int64_t k = cursor(kSomNextInput), pending = cursor(kSomPendingInput);
-    // The pending update: its BMU, pixel and rule.
-    const std::int32_t bmu = pending >= 0 ? best(pending & 1).index : 0;
-    const SomRule rule = rule_of(pending >= 0 ? pending : 0);
-    const SomPixel<Real, Mem> owed(image, pending >= 0 ? pending % pixels : 0), current(image, k % pixels);
-    const std::int64_t bx = bmu % width, by = bmu / width;
+    const SomOwed<Real, Mem> owed = this->owed_by(pending, pending >= 0 ? best(pending & 1).index : -1);
+    const SomPixel<Real, Mem> current(image, k % pixels);
     const std::int64_t begin = team.league_rank() * per_team;
     const std::int64_t end = begin + per_team < neurons ? begin + per_team : neurons;
     SomBest<Real> mine = SomBest<Real>::none();
     // Ascending index per thread: of equal distances the lower index is met first (and the reducer's order is total).
     for (std::int64_t n = begin + team.team_rank(); n < end; n += team.team_size()) {
-      const SomRgb<Real> c =
-          som_weights_after(w, n, pending >= 0 && rule.inside(n % width - bx, n / width - by), owed, alpha);
+      const SomRgb<Real> c = som_weights_after(w, n, owed.reaches(n, width), owed.pixel, alpha);
       if (search) som_keep_better(mine, SomBest<Real>{som_distance(c.r, c.g, c.b, current), static_cast<std::int32_t>(n)});
     }
     const SomBest<Real> team_best = som_team_minimum(team, scratch, mine);
