@@ -86,7 +86,7 @@ AdexState<float, typename Exec::memory_space> mixed_pass_state(std::int64_t n_pr
         if (j == 0) s.mbar(0) = 0.01;
       });
   Kokkos::parallel_for(
-      "fill_synapses", Range(0, n_pre * n_post), KOKKOS_LAMBDA(const std::int64_t id) {
+      "fill_synapses", Range(0, std::int64_t(st.R.extent(0))), KOKKOS_LAMBDA(const std::int64_t id) {  // the padding too
         s.conn(id) = id % 7 != 0;
         s.A(id) = float(0.5 + 1e-3 * double(id % 97));
         s.U(id) = float(0.3 + 1e-3 * double(id % 13));
@@ -198,7 +198,7 @@ TEST_SUITE("adex_costa") {
       const AdexPlan plan = make_adex_plan(in_core, {});
       // the smallest budget: two chunks of one row block beside the rest of the state, so 5 or 6 chunks
       const std::int64_t budget = AdexState<float, Mem>::fixed_bytes(plan.n_pre, plan.n_post) +
-                                  2 * kRowsPerBlock * plan.n_post * AdexState<float, Mem>::bytes_per_slot();
+                                  2 * kRowsPerBlock * AdexState<float, Mem>::row_bytes(plan.n_post);
       AdexPlan streamed = plan;
       streamed.device_budget = double(budget);
       RunResult res;

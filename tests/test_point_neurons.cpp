@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "backends/serial/serial_backend.hpp"
-#include "core/rng/counter_rng.hpp"
 #include "models/point/hh_step.hpp"
 #include "models/point/point_parameters.hpp"
 #include "models/point/point_network.hpp"
@@ -185,107 +184,6 @@ TEST_SUITE("point_neurons") {
     }
   }
   TEST_CASE_TEMPLATE_APPLY(alpha_synapse, KBRAIN_TEST_BACKENDS);
-
-  TEST_CASE_TEMPLATE_DEFINE("HH in parts (gates and membrane on different threads) gives the one-thread step's bits",
-                            Backend, hh_parts) {
-    using Exec = typename Backend::execution_space;
-    using Mem = typename Backend::memory_space;
-    using Real = double;
-    constexpr int N = 1000;  // not a multiple of 32: a last team with idle lanes
-    // Teams of 4 x 32 on GPUs (a part per warp); one thread doing every part on CPUs.
-    const int lanes = Backend::is_gpu ? 32 : 1, team = Backend::is_gpu ? 128 : 1;
-    for (const bool alpha : {false, true})
-      for (const bool m_current : {false, true})
-        for (const Integrator integrator : {Integrator::ExponentialEuler, Integrator::Euler}) {
-          CAPTURE(alpha);
-          CAPTURE(m_current);
-          CAPTURE(int(integrator));
-          point::PointParameters params = point::point_parameter_set("cobahh").params;
-          params.integrator = integrator;
-          if (alpha) params.synapse = point::SynapseKind::ConductanceAlpha;
-          if (m_current) params.g_m = 0.5 * params.g_kd;
-          const point::HhConstants<Real> c = point::HhConstants<Real>::make(params);
-          // Two identical states and inputs: a spread of voltages (some above threshold), gates, conductances,
-          // arrivals in the ring and noisy currents.
-          auto make = [&]() {
-            point::PointState<Real, Mem> st;
-            auto view = [&](const char* name, double lo, double hi, int salt) {
-              Kokkos::View<Real*, Mem> v(std::string(name), N);
-              auto h = Kokkos::create_mirror_view(v);
-              for (int i = 0; i < N; ++i) h(i) = lo + (hi - lo) * counter_uniform(11, std::uint64_t(i), std::uint64_t(salt));
-              Kokkos::deep_copy(v, h);
-              return v;
-            };
-            st.v = view("v", -90.0, 30.0, 0);
-            st.m = view("m", 0.0, 1.0, 1);
-            st.h = view("h", 0.0, 1.0, 2);
-            st.n = view("n", 0.0, 1.0, 3);
-            st.ge = view("ge", 0.0, 10.0, 4);
-            st.gi = view("gi", 0.0, 40.0, 5);
-            st.xe = view("xe", 0.0, 5.0, 6);
-            st.xi = view("xi", 0.0, 5.0, 7);
-            st.p = view("p", 0.0, 1.0, 8);
-            st.last_spike = Kokkos::View<int*, Mem>("last_spike", N);
-            auto hl = Kokkos::create_mirror_view(st.last_spike);
-            for (int i = 0; i < N; ++i) hl(i) = i % 2 ? 3 : -1000000;  // odd neurons refractory at step 5
-            Kokkos::deep_copy(st.last_spike, hl);
-            point::StepInputs<Real, Mem> in;
-            in.ring = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("ring", 2, N);
-            auto hr = Kokkos::create_mirror_view(in.ring);
-            for (int i = 0; i < N; ++i) {
-              hr(0, i) = i % 3 == 0 ? 0 : 1000 + i;
-              hr(1, i) = i % 5 == 0 ? 0 : 3000 + 2 * i;
-            }
-            Kokkos::deep_copy(in.ring, hr);
-            in.inv_scale[0] = in.inv_scale[1] = 1e-3;
-            in.i_ext = view("i_ext", 0.0, 300.0, 9);
-            in.noise_sd = view("noise_sd", 0.0, 20.0, 10);
-            in.noise_seed = 5;
-            in.clock = spiking::make_step_clock<Mem>(5);
-            in.spikes.flags = Kokkos::View<int*, Mem>("flags", N);
-            in.spikes.neurons = N;
-            return point::HhStepFunctor<Exec, Real>{st, in, c};
-          };
-          const auto one = make(), parts = make();
-          Kokkos::parallel_for("hh_one", Kokkos::RangePolicy<Exec>(0, N), one);
-          Kokkos::parallel_for("hh_parts", Kokkos::TeamPolicy<Exec>((N + lanes - 1) / lanes, team),
-                               point::HhStepParts<Exec, Real>{parts, N, lanes, true});
-          Kokkos::fence();
-          auto same = [](const auto& a, const auto& b) {
-            auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-            auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-            int differ = 0;
-            for (std::size_t i = 0; i < ha.size(); ++i) differ += !(ha.data()[i] == hb.data()[i]);
-            return differ;
-          };
-          auto check_same = [&](const char* name, const auto& a, const auto& b) {
-            INFO(name);
-            CHECK(same(a, b) == 0);
-          };
-          check_same("v", one.s.v, parts.s.v);
-          check_same("m", one.s.m, parts.s.m);
-          check_same("h", one.s.h, parts.s.h);
-          check_same("n", one.s.n, parts.s.n);
-          check_same("ge", one.s.ge, parts.s.ge);
-          check_same("gi", one.s.gi, parts.s.gi);
-          check_same("xe", one.s.xe, parts.s.xe);
-          check_same("xi", one.s.xi, parts.s.xi);
-          check_same("p", one.s.p, parts.s.p);
-          CHECK(same(one.s.last_spike, parts.s.last_spike) == 0);
-          CHECK(same(one.in.spikes.flags, parts.in.spikes.flags) == 0);
-          CHECK(same(one.in.ring, parts.in.ring) == 0);  // both took (cleared) the same arrivals
-          // the step did something: some neurons spiked, some gates moved
-          auto flags = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), one.in.spikes.flags);
-          int spikes = 0;
-          for (int i = 0; i < N; ++i) spikes += flags(i);
-          CHECK(spikes > 0);
-          CHECK(spikes < N);
-          // the clock was published by the parts' first thread
-          auto words = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parts.in.clock.words);
-          CHECK(words(1) == 5);
-        }
-  }
-  TEST_CASE_TEMPLATE_APPLY(hh_parts, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("HH M current: p settles at p_inf(v) at rest, and the current makes the neuron adapt") {
     const auto p_inf = [](double v) { return 1.0 / (1.0 + std::exp(-(v + 35.0) / 10.0)); };

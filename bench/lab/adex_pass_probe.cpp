@@ -40,7 +40,7 @@ void fill(AdexState<Real, Mem>& st) {
   Kokkos::deep_copy(st.fbn_before, 0.3);
   auto s = st;
   Kokkos::parallel_for(
-      "fill", Range(0, st.n_pre * st.n_post), KOKKOS_LAMBDA(const std::int64_t id) {
+      "fill", Range(0, std::int64_t(st.R.extent(0))), KOKKOS_LAMBDA(const std::int64_t id) {  // the padding too
         s.conn(id) = id % 7 != 0 ? 1 : 0;
         s.A(id) = Real(0.5 + 1e-9 * double(id % 1000));
         s.U(id) = Real(0.3);

@@ -1,5 +1,5 @@
 // The COBAHH neuron update alone on CUDA: the product's one thread a neuron (HhStepFunctor through the chained
-// launch, as PointNetwork launches it) against HhStepParts, the same four parts (gates m, h, n and the membrane) on
+// launch, as PointNetwork launches it) against HhStepParts (below), the same four parts (gates m, h, n and the membrane) on
 // the threads of a team: 4 warps of 32 neurons (a part a warp) and 2 warps (two parts a warp). Question (issue 25:
 // COBAHH 4000 double at 8.57 µs a step, float 7.23): at 4000 neurons a step's neuron kernel is about one warp per
 // SM, and double's ten exponentials a neuron run on one scheduler; does spreading the parts over four shorten it?
@@ -26,6 +26,41 @@ namespace {
 using namespace kbrain;
 using Exec = Kokkos::Cuda;
 using Mem = Kokkos::CudaSpace;
+
+// HhStepFunctor's four parts on the threads of a team: `lanes` neurons a team, team_size / lanes groups of lanes
+// threads, group g taking parts g, g + groups, ... (one part a warp with teams of 4 x 32 on GPUs, where a neuron's
+// ten exponentials then run on four schedulers instead of one; all four in one thread with teams of one). Every
+// thread reads its neuron's v, m, h, n before the team's barrier and writes only after it, so no part sees another's
+// result: the bits of HhStepFunctor. publish_clock: this is the step's first kernel (spiking::FirstKernelOfStep).
+template <class Real>
+struct HhStepParts {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  point::HhStepFunctor<Exec, Real> step;
+  int neurons = 0, lanes = 1;
+  bool publish_clock = false;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int groups = team.team_size() / lanes, group = team.team_rank() / lanes, lane = team.team_rank() % lanes;
+    const int i = team.league_rank() * lanes + lane;
+    const bool live = i < neurons && group < groups;
+    if (publish_clock && team.league_rank() == 0 && team.team_rank() == 0) step.in.clock.publish();
+    Real v = 0, m = 0, h = 0, n = 0;
+    if (live) {
+      v = step.s.v(i);
+      m = step.s.m(i);
+      h = step.s.h(i);
+      n = step.s.n(i);
+    }
+    team.team_barrier();  // the whole team has read the state at the step's start
+    if (!live) return;
+    for (int part = group; part < 4; part += groups) {
+      if (part == 0) step.s.m(i) = point::hh_m_next(v, m, step.c);
+      if (part == 1) step.s.h(i) = point::hh_h_next(v, h, step.c);
+      if (part == 2) step.s.n(i) = point::hh_n_next(v, n, step.c);
+      if (part == 3) step.membrane(i, v, m, h, n);
+    }
+  }
+};
 
 template <class Real>
 point::HhStepFunctor<Exec, Real> make_step(int n) {
@@ -64,7 +99,7 @@ void launch(const point::HhStepFunctor<Exec, Real>& f, int n, int groups) {
     return;
   }
   Kokkos::parallel_for("hh_parts", kx::light_weight(Kokkos::TeamPolicy<Exec>((n + 31) / 32, 32 * groups)),
-                       point::HhStepParts<Exec, Real>{f, n, 32, true});
+                       HhStepParts<Real>{f, n, 32, true});
 }
 
 template <class View>

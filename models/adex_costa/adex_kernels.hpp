@@ -168,8 +168,10 @@ struct SynapseInit {
   Connectivity connectivity;  // File: the flags are already uploaded
   Parity parity;
   std::int64_t row_begin;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t id) const {
-    const std::int64_t row = id / st.n_post, i = row_begin + row, j = id - row * st.n_post;
+  // k: a synapse of this part, row-major over rows x n_post (the padding stays as allocated: never read)
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const std::int64_t row = k / st.n_post, i = row_begin + row, j = k - row * st.n_post;
+    const std::int64_t id = st.slot(i, j);
     if (connectivity != Connectivity::File) st.conn(id) = connected_by_rule(connectivity, parity, i, j) ? 1 : 0;
     st.U(id) = profile_U(i % 100);
     st.A(id) = profile_A(i % 100);

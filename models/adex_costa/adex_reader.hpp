@@ -27,7 +27,7 @@ struct AdexReader {
       default: break;
     }
     const std::int64_t i = index / st.n_post, j = index - i * st.n_post;
-    const std::int64_t local = index - st.row_begin * st.n_post;  // the synapse arrays hold rows from row_begin
+    const std::int64_t local = st.slot(i, j);  // the synapse arrays hold rows from row_begin, pitch slots each
     const double since_pre = t - st.t_pre(i), since_post = t - st.t_post(j);
     switch (var) {
       case SYN_U: return st.U(local);
@@ -56,6 +56,7 @@ AdexReader<Real, Kokkos::HostSpace> host_copy(const AdexReader<Real, Mem>& r) {
   h.t = r.t;
   h.st.n_pre = r.st.n_pre;
   h.st.n_post = r.st.n_post;
+  h.st.pitch = r.st.pitch;
   h.st.row_begin = r.st.row_begin;
   h.st.rows = r.st.rows;
   auto copy = [](const auto& v) {  // a copy even of host memory: the result must not change with the next step

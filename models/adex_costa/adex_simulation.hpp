@@ -90,8 +90,8 @@ class AdexSimulation {
     if (chunk_rows == 0) {
       m.device_bytes = double(S::bytes(rows, plan.n_post));
     } else {
-      m.device_bytes = double(S::fixed_bytes(rows, plan.n_post) + 2 * chunk_rows * plan.n_post * S::bytes_per_slot());
-      m.host_bytes = double(rows) * double(plan.n_post) * double(S::bytes_per_slot());
+      m.device_bytes = double(S::fixed_bytes(rows, plan.n_post) + 2 * chunk_rows * S::row_bytes(plan.n_post));
+      m.host_bytes = double(rows) * double(S::row_bytes(plan.n_post));
     }
     return m;
   }
@@ -101,7 +101,7 @@ class AdexSimulation {
   void fence() { Exec().fence(); }
   std::int64_t device_bytes() const {
     using S = AdexState<Real, Mem>;
-    return streamed_ ? S::fixed_bytes(st_.rows, plan_.n_post) + 2 * streamed_->chunk_rows() * plan_.n_post * S::bytes_per_slot()
+    return streamed_ ? S::fixed_bytes(st_.rows, plan_.n_post) + 2 * streamed_->chunk_rows() * S::row_bytes(plan_.n_post)
                      : S::bytes(st_.rows, plan_.n_post);
   }
   Reader state() const { return Reader{st_, pd_, double(steps_ - 1) * plan_.dt_ms}; }
@@ -179,9 +179,10 @@ class AdexSimulation {
     }
     Kokkos::deep_copy(profile_U, hu);
     Kokkos::deep_copy(profile_A, ha);
-    if (plan_.connectivity == Connectivity::File) {
-      Kokkos::View<const std::uint8_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
-          plan_.conn.data() + st_.row_begin * plan_.n_post, static_cast<std::size_t>(st_.rows * plan_.n_post));
+    if (plan_.connectivity == Connectivity::File) {  // the file's rows are n_post flags each, the state's pitch slots
+      auto host = Kokkos::create_mirror_view(st_.conn);
+      for (std::int64_t r = 0; r < st_.rows; ++r)
+        std::copy_n(plan_.conn.data() + (st_.row_begin + r) * plan_.n_post, plan_.n_post, host.data() + r * st_.pitch);
       Kokkos::deep_copy(st_.conn, host);
     }
     Kokkos::parallel_for("kbrain::adex::init", range(st_.rows * plan_.n_post),
@@ -223,7 +224,7 @@ class AdexSimulation {
       require_device_memory(in_core, hw.free_memory_bytes, device, rows, plan.n_post, Backend::is_gpu, largest);
       return 0;
     }
-    const std::int64_t per_block = 2 * kRowsPerBlock * plan.n_post * S::bytes_per_slot();
+    const std::int64_t per_block = 2 * kRowsPerBlock * S::row_bytes(plan.n_post);
     const std::int64_t fixed = S::fixed_bytes(rows, plan.n_post);
     const std::int64_t usable = std::int64_t(std::min(budget, hw.free_memory_bytes ? double(hw.free_memory_bytes) : budget));
     if (usable < fixed + per_block)

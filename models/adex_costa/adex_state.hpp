@@ -4,7 +4,10 @@
 // time of that event) and decayed exactly when read. r and u change only at presynaptic events (a postsynaptic event
 // only decays them, and exact decays compose), so they too are decayed per row. That leaves per synapse only what is
 // truly per synapse: R, u, U, A and the connection flag — 4 reals and a byte (docs/models/adex-costa.md: bytes per
-// synapse-step). Synapses are dense, row = presynaptic, index pre * n_post + post, structure of arrays.
+// synapse-step). Synapses are dense, row = presynaptic, structure of arrays; a row holds `pitch` slots (n_post rounded
+// up to whole 128-byte lines of Real), so synapse (i, j) is at (i - row_begin) * pitch + j and every row starts on a
+// line: a row length that leaves rows half a line off splits every warp's access of every other row over one line
+// more (bench/README.md has the pass at row lengths of whole lines and not). The padding is never read.
 // A postsynaptic update needs the mean m̄ over all synapses whose target fired, so its last part (A -= etaA/2 m̄,
 // clip) is applied at the next touch of the synapse: post_prev marks the columns that still owe it and mbar(0) holds
 // that m̄. Readers (AdexReader) apply it on the fly.
@@ -28,7 +31,7 @@ struct AdexState {
   using Reals = Kokkos::View<Real*, Mem>;
   using Flags = Kokkos::View<int*, Mem>;
   using Times = Kokkos::View<double*, Mem>;  // times, per-neuron traces and sums: double in both precisions
-  std::int64_t n_pre = 0, n_post = 0, blocks = 0, chunks = 0;
+  std::int64_t n_pre = 0, n_post = 0, pitch = 0, blocks = 0, chunks = 0;
   std::int64_t row_begin = 0, rows = 0;  // the rows whose synapses this state holds (a rank's part; all: 0, n_pre)
 
   // AdEx neurons (n_post; in mxm also the rows)
@@ -58,15 +61,25 @@ struct AdexState {
   Kokkos::View<long long*, Mem> step_counts, totals;  // NUM_STEP_COUNTS each
 
   static std::int64_t bytes_per_slot() { return 4 * std::int64_t(sizeof(Real)) + 1; }
+  // Slots of a synapse row of n_post columns: whole 128-byte lines of Real (an even number, as the GPU's column
+  // pairs need).
+  static std::int64_t row_pitch(std::int64_t n_post) {
+    constexpr std::int64_t per_line = 128 / std::int64_t(sizeof(Real));
+    return (n_post + per_line - 1) / per_line * per_line;
+  }
+  // Bytes of one synapse row (every array, padding included).
+  static std::int64_t row_bytes(std::int64_t n_post) { return row_pitch(n_post) * bytes_per_slot(); }
   // Device bytes of a network: synapses, partials and per-neuron arrays (fixed_bytes: all but the synapses).
   static std::int64_t fixed_bytes(std::int64_t n_pre, std::int64_t n_post) {
-    return bytes(n_pre, n_post) - n_pre * n_post * bytes_per_slot();
+    return bytes(n_pre, n_post) - n_pre * row_bytes(n_post);
   }
   static std::int64_t bytes(std::int64_t n_pre, std::int64_t n_post) {
     const std::int64_t blocks = (n_pre + kRowsPerBlock - 1) / kRowsPerBlock;
-    return n_pre * n_post * bytes_per_slot() + blocks * n_post * (2 * 8 + 4 + std::int64_t(sizeof(Real))) +
+    return n_pre * row_bytes(n_post) + blocks * n_post * (2 * 8 + 4 + std::int64_t(sizeof(Real))) +
            (n_pre + n_post) * 64;
   }
+  // The slot of synapse (i, j) (i a global row of this state's part).
+  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return (i - row_begin) * pitch + j; }
 
   // Per-row arrays cover every row (each rank computes every flag and trace); synapses only rows
   // [first_row, first_row + local_rows), a whole number of blocks.
@@ -77,11 +90,12 @@ struct AdexState {
     const std::int64_t rows = all_rows;
     n_pre = all_rows;
     n_post = cols;
+    pitch = row_pitch(cols);
     row_begin = first_row;
     this->rows = local_rows;
     blocks = (local_rows + kRowsPerBlock - 1) / kRowsPerBlock;
     chunks = (cols + kColumnsPerChunk - 1) / kColumnsPerChunk;
-    const std::int64_t slots = local_rows * cols;
+    const std::int64_t slots = local_rows * pitch;
     V = Reals("adex_V", cols); VT = Reals("adex_VT", cols); x = Reals("adex_x", cols); I = Reals("adex_I", cols);
     crossed = Flags("adex_crossed", cols);
     pre_flag = Flags("adex_pre_flag", rows);

@@ -33,8 +33,8 @@ class StreamedSynapses {
   // points st's synapse views at the host arrays (device code reads them in place, through unified addressing, for
   // initialisation and samplers).
   StreamedSynapses(AdexState<Real, Mem>& st, std::int64_t chunk_rows)
-      : n_post_(st.n_post), rows_(st.rows), chunk_rows_(chunk_rows), instances_(2) {
-    const std::int64_t slots = st.rows * st.n_post, chunk = chunk_rows * st.n_post;
+      : pitch_(st.pitch), rows_(st.rows), chunk_rows_(chunk_rows), instances_(2) {
+    const std::int64_t slots = st.rows * st.pitch, chunk = chunk_rows * st.pitch;
     auto no_init = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
     host_R_ = HostReals(no_init("adex_host_R"), slots);
     host_u_ = HostReals(no_init("adex_host_u"), slots);
@@ -71,15 +71,15 @@ class StreamedSynapses {
       const Exec& exec = instances_[slot];
       Buffer& buf = buffers_[slot];
       const std::int64_t first = c * chunk_rows_, rows = std::min(chunk_rows_, rows_ - first);
-      const auto span = std::make_pair(first * n_post_, (first + rows) * n_post_);
-      const auto part = std::make_pair(std::int64_t(0), rows * n_post_);
+      const auto span = std::make_pair(first * pitch_, (first + rows) * pitch_);
+      const auto part = std::make_pair(std::int64_t(0), rows * pitch_);
       if (resident_[slot] != c) {
         Kokkos::deep_copy(exec, Kokkos::subview(buf.R, part), Kokkos::subview(host_R_, span));
         Kokkos::deep_copy(exec, Kokkos::subview(buf.u, part), Kokkos::subview(host_u_, span));
         Kokkos::deep_copy(exec, Kokkos::subview(buf.U, part), Kokkos::subview(host_U_, span));
         Kokkos::deep_copy(exec, Kokkos::subview(buf.A, part), Kokkos::subview(host_A_, span));
         Kokkos::deep_copy(exec, Kokkos::subview(buf.conn, part), Kokkos::subview(host_conn_, span));
-        bytes_moved_ += double(rows * n_post_) * double(4 * sizeof(Real) + 1);
+        bytes_moved_ += double(rows * pitch_) * double(4 * sizeof(Real) + 1);
         resident_[slot] = c;
       }
       SynapsePass<Real, Mem> p = pass;
@@ -98,7 +98,7 @@ class StreamedSynapses {
       Kokkos::deep_copy(exec, Kokkos::subview(host_u_, span), Kokkos::subview(buf.u, part));
       Kokkos::deep_copy(exec, Kokkos::subview(host_U_, span), Kokkos::subview(buf.U, part));
       Kokkos::deep_copy(exec, Kokkos::subview(host_A_, span), Kokkos::subview(buf.A, part));
-      bytes_moved_ += double(rows * n_post_) * double(4 * sizeof(Real));
+      bytes_moved_ += double(rows * pitch_) * double(4 * sizeof(Real));
     }
     first_slot_ = static_cast<int>((count - 1 + first_slot_) % 2);  // the last chunk's buffer starts the next step
     instances_.fence();
@@ -112,7 +112,7 @@ class StreamedSynapses {
     Kokkos::View<std::uint8_t*, Mem> conn;
   };
 
-  std::int64_t n_post_, rows_, chunk_rows_;
+  std::int64_t pitch_, rows_, chunk_rows_;
   ExecutionInstances<Exec> instances_;
   HostReals host_R_, host_u_, host_U_, host_A_;
   Kokkos::View<std::uint8_t*, Host> host_conn_;

@@ -90,7 +90,8 @@ struct SynapsePass {
     const std::int64_t last = row_begin + (b + 1) * kRowsPerBlock;
     return last < row_begin + rows ? last : row_begin + rows;
   }
-  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return (i - row_begin) * st.n_post + j; }
+  // A streamed chunk's buffer starts at the chunk's first row (row_begin here), not at the state's.
+  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return (i - row_begin) * st.pitch + j; }
 
   // The connection flag and the synapse values are loaded together, not one after the other: a dependent load
   // would double the memory latency of every row (the values share their memory sectors with the neighbouring
@@ -194,8 +195,8 @@ struct SynapsePass {
   }
 };
 
-// Two neighbouring values, loaded or stored by one memory access (columns j, j + 1 with j even; n_post even, so the
-// pair never straddles a row and is aligned to its size).
+// Two neighbouring values, loaded or stored by one memory access (columns j, j + 1 with j even; n_post and the row
+// pitch even, so the pair never straddles a row and is aligned to its size).
 template <class T>
 struct alignas(2 * sizeof(T)) TwoOf {
   T first, second;

@@ -75,7 +75,8 @@ KOKKOS_INLINE_FUNCTION Real hh_n_next(Real v, Real n, const HhConstants<Real>& c
 
 // One HH step of neuron i in four parts that depend only on the state at the step's start: the gates m, h, n
 // (hh_*_next) and the membrane (v, the synaptic conductances, the M current, the spike). operator() runs them in one
-// thread; HhStepParts runs them on different threads.
+// thread (running them on different warps of a team was measured and lost: bench/README.md, "COBAHH neuron update in
+// parts").
 template <class Exec, class Real>
 struct HhStepFunctor {
   using Mem = typename Exec::memory_space;
@@ -137,41 +138,6 @@ struct HhStepFunctor {
     if (spike) s.last_spike(i) = in.step();
     in.emit(i, spike);
     s.v(i) = v_new;
-  }
-};
-
-// HhStepFunctor's four parts on the threads of a team: `lanes` neurons a team, team_size / lanes groups of lanes
-// threads, group g taking parts g, g + groups, ... (one part a warp with teams of 4 x 32 on GPUs, where a neuron's
-// ten exponentials then run on four schedulers instead of one; all four in one thread with teams of one). Every
-// thread reads its neuron's v, m, h, n before the team's barrier and writes only after it, so no part sees another's
-// result: the bits of HhStepFunctor. publish_clock: this is the step's first kernel (spiking::FirstKernelOfStep).
-template <class Exec, class Real>
-struct HhStepParts {
-  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
-  HhStepFunctor<Exec, Real> step;
-  int neurons = 0, lanes = 1;
-  bool publish_clock = false;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const int groups = team.team_size() / lanes, group = team.team_rank() / lanes, lane = team.team_rank() % lanes;
-    const int i = team.league_rank() * lanes + lane;
-    const bool live = i < neurons && group < groups;
-    if (publish_clock && team.league_rank() == 0 && team.team_rank() == 0) step.in.clock.publish();
-    Real v = 0, m = 0, h = 0, n = 0;
-    if (live) {
-      v = step.s.v(i);
-      m = step.s.m(i);
-      h = step.s.h(i);
-      n = step.s.n(i);
-    }
-    team.team_barrier();  // the whole team has read the state at the step's start
-    if (!live) return;
-    for (int part = group; part < 4; part += groups) {
-      if (part == 0) step.s.m(i) = hh_m_next(v, m, step.c);
-      if (part == 1) step.s.h(i) = hh_h_next(v, h, step.c);
-      if (part == 2) step.s.n(i) = hh_n_next(v, n, step.c);
-      if (part == 3) step.membrane(i, v, m, h, n);
-    }
   }
 };
 

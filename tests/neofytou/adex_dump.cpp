@@ -97,7 +97,8 @@ void dump(const ExperimentConfig& cfg, const std::filesystem::path& dir, const O
   RunResult res;
   AdexSimulation<Backend, Real> sim(plan, request, res);
   auto initial = host_copy(sim.state());
-  for (std::int64_t id = 0; id < plan.synapse_slots(); ++id) fmt::print(out, "-1,conn,{},{}\n", id, int(initial.st.conn(id)));
+  for (std::int64_t id = 0; id < plan.synapse_slots(); ++id)
+    fmt::print(out, "-1,conn,{},{}\n", id, int(initial.st.conn(initial.st.slot(id / plan.n_post, id % plan.n_post))));
   initial.t = 0;
   write_state(out, -1, initial, plan, synapses, o);
   for (std::int64_t n = 0; n < plan.steps; ++n) {
