@@ -221,9 +221,10 @@ TEST_SUITE("adex_costa") {
     const AdexState<float, Mem> single = mixed_pass_state<Exec>(n_pre, n_post), paired = mixed_pass_state<Exec>(n_pre, n_post);
     REQUIRE(SynapsePassPairs<float, Mem>::fits(n_post));
     for (int pass = 0; pass < 2; ++pass) {
-      Kokkos::parallel_for("single", Range(0, single.blocks * n_post), SynapsePass<float, Mem>{single, p, 0, n_pre, true});
-      Kokkos::parallel_for("pairs", Range(0, paired.blocks * (n_post / 2)),
-                           SynapsePassPairs<float, Mem>{SynapsePass<float, Mem>{paired, p, 0, n_pre, true}});
+      const SynapsePass<float, Mem> one{single, p, 0, n_pre, true};
+      const SynapsePassPairs<float, Mem> two{SynapsePass<float, Mem>{paired, p, 0, n_pre, true}};
+      Kokkos::parallel_for("single", Range(0, one.launch_size(single.blocks)), one);
+      Kokkos::parallel_for("pairs", Range(0, two.launch_size(paired.blocks)), two);
     }
     auto host = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v); };
     auto same = [&](const auto& a, const auto& b) {

@@ -92,7 +92,7 @@ template <class Real, int R>
 void time_pass(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
                const char* precision) {
   const SynapsePass<Real, Mem, R> pass{st, p, 0, st.n_pre, true};
-  const auto launch = [&] { Kokkos::parallel_for("adex_pass", Range(0, st.blocks * st.n_post), pass); };
+  const auto launch = [&] { Kokkos::parallel_for("adex_pass", Range(0, pass.launch_size(st.blocks)), pass); };
   const bool same = bits_after_three(st, launch) == reference || reference.empty();
   const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
   std::printf("pass %s n %lld rows_in_flight %d: %.4f ms per pass, %.1f GB/s at %d B per synapse-step, "
@@ -106,7 +106,7 @@ template <class Real>
 void time_pairs(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
                 const char* precision) {
   const SynapsePassPairs<Real, Mem> pairs{SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}};
-  const auto launch = [&] { Kokkos::parallel_for("adex_pass_pairs", Range(0, st.blocks * (st.n_post / 2)), pairs); };
+  const auto launch = [&] { Kokkos::parallel_for("adex_pass_pairs", Range(0, pairs.launch_size(st.blocks)), pairs); };
   const bool same = bits_after_three(st, launch) == reference;
   const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
   std::printf("pairs %s n %lld: %.4f ms per pass, %.1f GB/s at %d B per synapse-step, bits as R=1: %s\n", precision,
@@ -160,7 +160,7 @@ void run(std::int64_t n, const char* precision, bool shapes, bool pairs_only) {
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
   const SynapsePass<Real, Mem, 1> pass{st, p, 0, n, true};
   const std::vector<Real> reference =
-      bits_after_three(st, [&] { Kokkos::parallel_for("adex_pass", Range(0, st.blocks * n), pass); });
+      bits_after_three(st, [&] { Kokkos::parallel_for("adex_pass", Range(0, pass.launch_size(st.blocks)), pass); });
   time_pass<Real, 1>(st, p, {}, precision);
   if (n % 2 == 0) time_pairs<Real>(st, p, reference, precision);
   if (pairs_only) {

@@ -66,6 +66,9 @@ struct SynapseValues {
   Real A = 0, U = 0, R = 0, u = 0;
 };
 
+// GPU threads a row block's columns (or column pairs) take: whole warps.
+KOKKOS_INLINE_FUNCTION std::int64_t gpu_columns(std::int64_t columns) { return (columns + 31) / 32 * 32; }
+
 // Rows whose synapse loads a GPU thread issues before it updates the first of them. The loads of later rows do not
 // depend on the stores of earlier ones, but the compiler cannot know that the arrays do not overlap; issuing them
 // early shortens a thread's chain of memory latencies, at the price of registers (fewer resident threads). One row:
@@ -165,11 +168,14 @@ struct SynapsePass {
     st.mcount(k) = scan.count;
   }
 
-  // GPUs: k = (block, column).
+  // GPUs: k = (block, column), a block's columns padded to whole warps (gpu_columns), so that no warp spans two
+  // row blocks: such a warp walks two sets of rows one after the other (bench/README.md, AdEx pass at 10 000 columns).
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
-    const std::int64_t b = k / st.n_post;
-    walk(b, k - b * st.n_post);
+    const std::int64_t width = gpu_columns(st.n_post), b = k / width, j = k - b * width;
+    if (j < st.n_post) walk(b, j);
   }
+  // The range operator() takes for `blocks` row blocks.
+  std::int64_t launch_size(std::int64_t blocks) const { return blocks * gpu_columns(st.n_post); }
 
   // Column j of block b. Rows are updated in ascending order; only their loads run ahead.
   KOKKOS_INLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j) const {
@@ -221,10 +227,12 @@ struct SynapsePassPairs {
 
   static bool fits(std::int64_t n_post) { return n_post % 2 == 0; }
 
+  // k = (block, pair), a block's pairs padded to whole warps as SynapsePass's columns are.
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
-    const std::int64_t pairs = pass.st.n_post / 2, b = k / pairs;
-    walk(b, 2 * (k - b * pairs));
+    const std::int64_t pairs = pass.st.n_post / 2, width = gpu_columns(pairs), b = k / width, q = k - b * width;
+    if (q < pairs) walk(b, 2 * q);
   }
+  std::int64_t launch_size(std::int64_t blocks) const { return blocks * gpu_columns(pass.st.n_post / 2); }
 
   KOKKOS_INLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j) const {
     const auto& st = pass.st;
@@ -277,11 +285,12 @@ template <class Exec, class Real, class Mem>
 void launch_gpu_synapse_pass(const Exec& exec, const char* name, const SynapsePass<Real, Mem>& pass,
                              std::int64_t blocks) {
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-  const std::int64_t n_post = pass.st.n_post;
-  if (gpu_pass_on_pairs<Real, Mem>(n_post))
-    Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, blocks * (n_post / 2))), SynapsePassPairs<Real, Mem>{pass});
-  else
-    Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, blocks * n_post)), pass);
+  if (gpu_pass_on_pairs<Real, Mem>(pass.st.n_post)) {
+    const SynapsePassPairs<Real, Mem> pairs{pass};
+    Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, pairs.launch_size(blocks))), pairs);
+  } else {
+    Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, pass.launch_size(blocks))), pass);
+  }
 }
 
 // CPUs: k = (block, chunk of kColumnsPerChunk columns), the columns innermost. A row's columns are one SIMD loop in
