@@ -6,8 +6,9 @@
 // truly per synapse: R, u, U, A and the connection flag — 4 reals and a byte (docs/models/adex-costa.md: bytes per
 // synapse-step). Synapses are dense, row = presynaptic, structure of arrays; a row holds `pitch` slots (n_post rounded
 // up to whole 128-byte lines of Real), so synapse (i, j) is at (i - row_begin) * pitch + j and every row starts on a
-// line: a row length that leaves rows half a line off splits every warp's access of every other row over one line
-// more (bench/README.md has the pass at row lengths of whole lines and not). The padding is never read.
+// line, whatever the row length: a warp's access of a row then never straddles one line more than it needs. The
+// padding is never read. (The large loss at 10 000 float columns was the GPU launch's warps spanning two row blocks,
+// fixed in adex_synapse_pass.hpp; what the pitch alone is worth is in bench/README.md.)
 // A postsynaptic update needs the mean m̄ over all synapses whose target fired, so its last part (A -= etaA/2 m̄,
 // clip) is applied at the next touch of the synapse: post_prev marks the columns that still owe it and mbar(0) holds
 // that m̄. Readers (AdexReader) apply it on the fly.

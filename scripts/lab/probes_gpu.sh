@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The lab probes of the open performance questions (bench/README.md), on a GPU machine in one go: the COBAHH neuron
-# update in parts (hh_parts_probe) and the AdEx pass on column pairs (adex_pass_probe). The SOM and GEMM probes
-# answered theirs on 2026-11-28 (bench/README.md) and are built on demand alone. Configures the CUDA tree offline
-# (as scripts/offline_build.sh) and builds the probes only.
+# Two lab probes (bench/README.md) on a GPU machine in one go: the COBAHH neuron update in parts (hh_parts_probe) and
+# the AdEx pass at row lengths around 10 000 (adex_pass_probe). Both answered their questions on 2026-11-28 (parts: not
+# adopted; 10 000: warps spanning two row blocks, fixed); this re-runs them after changes to either kernel. The SOM and
+# GEMM probes are built on demand alone. Configures the CUDA tree offline (as scripts/offline_build.sh) and builds
+# the probes only.
 # Usage: scripts/lab/probes_gpu.sh OUT   (needs .offline/, scripts/offline_bundle.sh). A log per probe in OUT.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -23,9 +24,8 @@ cmake --build "$here/build/cuda" -j "${KBRAIN_JOBS:-16}" --target hh_parts_probe
 echo "built after $(( $(date +%s) - t0 )) s"
 b="$here/build/cuda/bench"
 timeout 300 "$b/hh_parts_probe" 4000 64000 1000000 >"$out/hh_parts.log" 2>&1; echo "hh parts: exit $?"
-# the AdEx pass reaches 54 % of the copy rate at 10 000² and 74 % at 20 000² (issue 21): is it the rows' alignment?
-# A float row of 10 000 is 40 000 bytes, so every other row starts 64 bytes off a 128-byte line; 9984 and 10 016 are
-# whole lines, 20 000 too.
+# 10 000 columns are 16 past a multiple of a warp, 9984 and 10 016 are whole warps, 10 240 whole warps and lines: the
+# product's pass must take the same time per byte at all four.
 for n in 9984 10000 10016 10240; do
   timeout 120 "$b/adex_pass_probe" "$n" float pairs >"$out/adex_pass_$n.log" 2>&1; echo "adex $n: exit $?"
 done
