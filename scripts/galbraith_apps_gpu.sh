@@ -78,8 +78,8 @@ case "$stage" in
     for nb in window disc; do run "som512_full_pass_$nb" "$ex/galbraith_som.toml" -b cuda -p float --variant "$nb"; done
     ;;
   som_sizes)
-    # Serial's budget cuts its 2048² and 4096² rows to fewer steps (footnoted in the table): 4096² needs about 200 s
-    # for 2000 steps on one thread
+    # the budget bounds Serial's largest rows on slow hosts (fewer steps, footnoted in the table); on the GPU host of
+    # docs/models/galbraith-som.md's table it cut none
     compare som_sizes "$ex/galbraith_som.toml" --backends serial,openmp,cuda --steps 2000 --variants window \
       --sizes 64,128,256,512,1024,2048,4096 --max-slow-cell-steps 4000000000
     ;;

@@ -10,83 +10,18 @@
 //   adex_pass_probe N [float|double|both] [shapes|pairs]
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench/lab/adex_probe_support.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
 
 namespace {
 
 using namespace kbrain::adex;
-using Exec = Kokkos::Cuda;
-using Mem = Kokkos::CudaSpace;
-using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-
-template <class Real>
-void fill(AdexState<Real, Mem>& st) {
-  Kokkos::deep_copy(st.pre_flag, 1);
-  Kokkos::deep_copy(st.post_prev, 1);
-  Kokkos::deep_copy(st.mbar, 0.01);
-  Kokkos::deep_copy(st.decay_r, 0.9);
-  Kokkos::deep_copy(st.decay_u, 0.8);
-  Kokkos::deep_copy(st.ffp_before, 1.5);
-  Kokkos::deep_copy(st.ffp_now, 2.5);
-  Kokkos::deep_copy(st.fbp_before, 0.7);
-  Kokkos::deep_copy(st.fbn_before, 0.3);
-  auto s = st;
-  Kokkos::parallel_for(
-      "fill", Range(0, std::int64_t(st.R.extent(0))), KOKKOS_LAMBDA(const std::int64_t id) {  // the padding too
-        s.conn(id) = id % 7 != 0 ? 1 : 0;
-        s.A(id) = Real(0.5 + 1e-9 * double(id % 1000));
-        s.U(id) = Real(0.3);
-        s.R(id) = Real(0.9);
-        s.u(id) = Real(0.2);
-      });
-  Kokkos::fence();
-}
-
-template <class Real>
-std::vector<Real> bits(const AdexState<Real, Mem>& st) {
-  std::vector<Real> out;
-  for (const auto& v : std::vector<Kokkos::View<Real*, Mem>>{st.R, st.u, st.U, st.A}) {
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-    out.insert(out.end(), h.data(), h.data() + h.size());
-  }
-  return out;
-}
-
-double median(std::vector<double> t) {
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
-// The synapse bits after the state is filled and `launch` (one pass) has run 3 times.
-template <class Real, class Launch>
-std::vector<Real> bits_after_three(AdexState<Real, Mem>& st, const Launch& launch) {
-  fill(st);
-  for (int k = 0; k < 3; ++k) launch();
-  Kokkos::fence();
-  return bits(st);
-}
-
-// Seconds per pass: the median of 5 runs of 20 launches, one fence per run.
-template <class Launch>
-double median_s(const Launch& launch) {
-  std::vector<double> t;
-  for (int run = 0; run < 5; ++run) {
-    Kokkos::fence();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int k = 0; k < 20; ++k) launch();
-    Kokkos::fence();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 20);
-  }
-  return median(t);
-}
+using namespace kbrain::adex::probe;
 
 template <class Real, int R>
 void time_pass(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
@@ -177,20 +112,6 @@ void run(std::int64_t n, const char* precision, bool shapes, bool pairs_only) {
   time_pass<Real, 4>(st, p, reference, precision);
   time_pass<Real, 8>(st, p, reference, precision);
   time_pass<Real, 1>(st, p, reference, precision);  // again: drift of the machine between the first and last
-}
-
-void copy_yardstick(std::int64_t bytes) {
-  Kokkos::View<double*, Mem> a("a", bytes / 16), b("b", bytes / 16);
-  Kokkos::deep_copy(a, 1.0);
-  std::vector<double> t;
-  for (int run = 0; run < 5; ++run) {
-    Kokkos::fence();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int k = 0; k < 10; ++k) Kokkos::deep_copy(b, a);
-    Kokkos::fence();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 10);
-  }
-  std::printf("copy %.2f GB: %.1f GB/s read + write\n", double(bytes) / 1e9, double(bytes) / median(t) / 1e9);
 }
 
 }  // namespace
