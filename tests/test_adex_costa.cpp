@@ -246,8 +246,34 @@ TEST_SUITE("adex_costa") {
     int changed = 0;
     for (std::size_t k = 0; k < A0.size(); ++k) changed += A0(k) != A1(k);
     CHECK(changed > 1000);
+    // ... and only the synapses: a row's padding (36 columns in a pitch of 64) and the threads that pad a row block's
+    // columns to whole warps touch nothing
+    REQUIRE(single.pitch > n_post);
+    const auto S1 = host(single.A);
+    int padding_written = 0;
+    for (std::int64_t i = 0; i < n_pre; ++i)
+      for (std::int64_t j = n_post; j < single.pitch; ++j) {
+        const std::int64_t k = i * single.pitch + j;
+        padding_written += std::memcmp(&A0(k), &A1(k), sizeof(float)) != 0;
+        padding_written += std::memcmp(&A0(k), &S1(k), sizeof(float)) != 0;
+      }
+    CHECK(padding_written == 0);
   }
   TEST_CASE_TEMPLATE_APPLY(adex_column_pairs, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE("a synapse row is whole 128-byte lines, and the GPU launch whole warps of a row block's columns") {
+    using F = AdexState<float, Kokkos::HostSpace>;
+    using D = AdexState<double, Kokkos::HostSpace>;
+    CHECK(F::row_pitch(1) == 32);
+    CHECK(F::row_pitch(32) == 32);
+    CHECK(F::row_pitch(10000) == 10016);  // 40 000 bytes is 312.5 lines
+    CHECK(D::row_pitch(10000) == 10000);  // 80 000 bytes is 625 lines
+    CHECK(D::row_pitch(17) == 32);
+    CHECK(F::row_bytes(10000) == 10016 * F::bytes_per_slot());
+    CHECK(gpu_columns(10000) == 10016);
+    CHECK(gpu_columns(5000) == 5024);
+    CHECK(gpu_columns(64) == 64);
+  }
 
   TEST_CASE("bytes moved: 33 B per synapse-step in float when every row and column fires, the flag byte alone when none") {
     // every neuron fires every step: R, u, U, A read and written (32 B) plus the connection byte, per synapse-step
