@@ -1,11 +1,15 @@
-// The adex_costa synapse pass on CUDA with the synapse values interleaved (a struct of R, u, U, A per synapse: one
-// 16-byte load and store per synapse in float) against the product's structure of arrays (four loads and stores,
-// column pairs for float). Question (issue 21, 10 000² float ≤ 1.0 s): the product's pass reads five streams and
-// writes four, and reaches about three quarters of the copy rate; a copy is one stream each way. Does one stream of
-// whole synapses bring the pass nearer the copy rate? The same arithmetic (SynapsePass::apply), the same thread
-// mapping (a thread per (row block, column), columns padded to whole warps); the synapse values after 3 passes are
-// compared with the product's. `noflag` also skips the connection byte (every synapse treated as connected): the
-// bound of folding the flag into the struct, timing only.
+// The adex_costa synapse pass on CUDA with the synapse values interleaved against the product's structure of arrays
+// (four loads and stores; column pairs for float). Question (issue 21, 10 000² float ≤ 1.0 s): the product's pass
+// reads five streams and writes four, and reaches about three quarters of the copy rate, where a copy is one stream
+// each way. Does interleaving bring the pass nearer the copy rate, and what does it cost where a synapse needs A
+// alone (its column fired or owes m̄, its row is silent)?
+// Layouts: `interleaved` (a struct of R, u, U, A per synapse: one 16-byte load and store in float), the same without
+// reading the connection byte (`no flag`: every synapse treated as connected, the bound of folding the flag into the
+// struct; timing only), and `split` (pairs (R, u) and (U, A): an A-only touch reads 8 bytes, not 16).
+// Scenarios: `all` (every row and column fires and owes m̄: the issue's benchmark) and `post only` (no row fires,
+// every column fires and owes m̄). The same arithmetic (SynapsePass::apply) and thread mapping (a thread per (row
+// block, column), columns padded to whole warps) as the product; each layout's values after 3 passes are compared
+// with the product's, bit for bit.
 // Built on demand: `cmake --build build/cuda --target adex_layout_probe`.
 //   adex_layout_probe [N ...]   (default 10000 20000), float and double
 #include <Kokkos_Core.hpp>
@@ -13,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "bench/lab/adex_probe_support.hpp"
@@ -27,15 +32,71 @@ template <class Real>
 struct alignas(4 * sizeof(Real)) Synapse {
   Real R, u, U, A;
 };
+template <class Real>
+struct alignas(2 * sizeof(Real)) Two {
+  Real first, second;
+};
+
+// A layout's synapse values; the flags, traces and partial sums are the product state's.
+template <class Real>
+struct Interleaved {
+  Kokkos::View<Synapse<Real>*, Mem> syn;
+  KOKKOS_INLINE_FUNCTION void load(std::int64_t id, bool pre, SynapseValues<Real>& v) const {
+    const Synapse<Real> s = syn(id);
+    v.A = s.A;
+    if (pre) v.U = s.U, v.R = s.R, v.u = s.u;
+  }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t id, bool pre, const SynapseValues<Real>& v) const {
+    if (pre)
+      syn(id) = Synapse<Real>{v.R, v.u, v.U, v.A};
+    else
+      syn(id).A = v.A;
+  }
+  KOKKOS_INLINE_FUNCTION void from(const AdexState<Real, Mem>& st, std::int64_t id) const {
+    syn(id) = Synapse<Real>{st.R(id), st.u(id), st.U(id), st.A(id)};
+  }
+  void values(std::vector<Real>& out) const {  // in bits()'s order: R, u, U, A arrays one after the other
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), syn);
+    const std::size_t n = h.extent(0);
+    out.assign(4 * n, Real(0));
+    for (std::size_t k = 0; k < n; ++k) out[k] = h(k).R, out[n + k] = h(k).u, out[2 * n + k] = h(k).U, out[3 * n + k] = h(k).A;
+  }
+};
 
 template <class Real>
-using Synapses = Kokkos::View<Synapse<Real>*, Mem>;
+struct Split {
+  Kokkos::View<Two<Real>*, Mem> ru, UA;
+  KOKKOS_INLINE_FUNCTION void load(std::int64_t id, bool pre, SynapseValues<Real>& v) const {
+    const Two<Real> ua = UA(id);
+    v.A = ua.second;
+    if (pre) {
+      const Two<Real> r = ru(id);
+      v.U = ua.first, v.R = r.first, v.u = r.second;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t id, bool pre, const SynapseValues<Real>& v) const {
+    if (pre) ru(id) = Two<Real>{v.R, v.u};
+    UA(id) = Two<Real>{pre ? v.U : UA(id).first, v.A};
+  }
+  KOKKOS_INLINE_FUNCTION void from(const AdexState<Real, Mem>& st, std::int64_t id) const {
+    ru(id) = Two<Real>{st.R(id), st.u(id)};
+    UA(id) = Two<Real>{st.U(id), st.A(id)};
+  }
+  void values(std::vector<Real>& out) const {
+    auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ru);
+    auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), UA);
+    const std::size_t n = r.extent(0);
+    out.assign(4 * n, Real(0));
+    for (std::size_t k = 0; k < n; ++k)
+      out[k] = r(k).first, out[n + k] = r(k).second, out[2 * n + k] = a(k).first, out[3 * n + k] = a(k).second;
+  }
+};
 
-// The pass over interleaved synapses; flags, traces and the partial sums are the product state's.
-template <class Real, bool ReadFlag>
-struct InterleavedPass {
+// The pass over a layout: SynapsePass's mapping and arithmetic, the layout's loads and stores.
+template <class Real, class Layout, bool ReadFlag = true>
+struct LayoutPass {
   SynapsePass<Real, Mem> pass;
-  Synapses<Real> syn;
+  Layout layout;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
     const std::int64_t width = gpu_columns(pass.st.n_post), b = k / width, j = k - b * width;
@@ -50,79 +111,85 @@ struct InterleavedPass {
       const bool pre = pass.st.pre_flag(i) != 0;
       if (!(pre || c.post || c.owes)) continue;
       const std::int64_t id = pass.slot(i, j);
-      const Synapse<Real> s = syn(id);
       SynapseValues<Real> v;
       v.touched = true;
       v.connected = ReadFlag ? pass.st.conn(id) != 0 : true;
-      v.A = s.A, v.U = s.U, v.R = s.R, v.u = s.u;
+      layout.load(id, pre, v);
       const auto changed = pass.apply(i, pre, c, v, scan);
-      if (changed.pre || changed.A) syn(id) = Synapse<Real>{v.R, v.u, v.U, v.A};
+      if (changed.pre || changed.A) layout.store(id, changed.pre, v);
     }
     pass.store(b, j, scan);
   }
 };
 
-template <class Real>
-struct Interleave {
+template <class Real, class Layout>
+struct FromArrays {
   AdexState<Real, Mem> st;
-  Synapses<Real> syn;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t id) const {
-    syn(id) = Synapse<Real>{st.R(id), st.u(id), st.U(id), st.A(id)};
-  }
+  Layout layout;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t id) const { layout.from(st, id); }
 };
 
-// The interleaved values in the product's order (R, u, U, A arrays one after the other), as bits() reads them.
+enum class Scenario { All, PostOnly };
+
+// The benchmark state of the scenario (fill() gives every row firing and every column owing m̄).
 template <class Real>
-std::vector<Real> bits(const Synapses<Real>& syn) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), syn);
-  const std::size_t n = h.extent(0);
-  std::vector<Real> out(4 * n);
-  for (std::size_t k = 0; k < n; ++k) {
-    out[k] = h(k).R;
-    out[n + k] = h(k).u;
-    out[2 * n + k] = h(k).U;
-    out[3 * n + k] = h(k).A;
-  }
-  return out;
+void prepare(AdexState<Real, Mem>& st, Scenario scenario) {
+  fill(st);
+  Kokkos::deep_copy(st.post_flag, 1);
+  if (scenario == Scenario::PostOnly) Kokkos::deep_copy(st.pre_flag, 0);
+  Kokkos::fence();
 }
 
 template <class Real>
-void run(std::int64_t n, const char* precision) {
+void run(std::int64_t n, const char* precision, Scenario scenario) {
   AdexState<Real, Mem> st;
-  st.allocate(n, 0, n, n, true);
+  st.allocate(n, 0, n, n, false);  // columns' flags apart from the rows'
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
   const SynapsePass<Real, Mem> pass{st, p, 0, n, true};
+  const std::size_t slots = st.R.extent(0);
   const auto product = [&] { launch_gpu_synapse_pass(Exec(), "adex_pass_product", pass, st.blocks); };
-  const std::vector<Real> reference = bits_after_three(st, product);
-
-  Synapses<Real> syn(Kokkos::view_alloc(Kokkos::WithoutInitializing, "adex_synapses"), st.R.extent(0));
-  const Range all(0, std::int64_t(st.R.extent(0)));
-  fill(st);
-  Kokkos::parallel_for("interleave", all, Interleave<Real>{st, syn});
-  const InterleavedPass<Real, true> interleaved{pass, syn};
-  const InterleavedPass<Real, false> noflag{pass, syn};
-  const Range threads(0, st.blocks * gpu_columns(n));
-  const auto launch_interleaved = [&] { Kokkos::parallel_for("adex_pass_interleaved", threads, interleaved); };
-  const auto launch_noflag = [&] { Kokkos::parallel_for("adex_pass_noflag", threads, noflag); };
-  for (int k = 0; k < 3; ++k) launch_interleaved();
+  prepare(st, scenario);
+  for (int k = 0; k < 3; ++k) product();
   Kokkos::fence();
-  const std::vector<Real> got = bits(syn);
-  long long differ = 0;
-  for (std::size_t k = 0; k < got.size(); ++k) differ += std::memcmp(&got[k], &reference[k], sizeof(Real)) != 0;
+  const std::vector<Real> reference = bits(st);
 
-  const double slots = double(n) * double(n);
-  const int bytes = int(8 * sizeof(Real) + 1);
-  auto report = [&](const char* what, double s, int moved) {
-    std::printf("%-6s n %lld %-34s %.4f ms per pass, %.1f GB/s at %d B per synapse-step\n", precision,
-                static_cast<long long>(n), what, s * 1e3, slots * moved / s / 1e9, moved);
+  const Interleaved<Real> interleaved{Kokkos::View<Synapse<Real>*, Mem>("adex_synapses", slots)};
+  const Split<Real> split{Kokkos::View<Two<Real>*, Mem>("adex_ru", slots), Kokkos::View<Two<Real>*, Mem>("adex_UA", slots)};
+  const Range threads(0, st.blocks * gpu_columns(n)), all(0, std::int64_t(slots));
+  const char* name = scenario == Scenario::All ? "all" : "post only";
+  const double synapse_steps = double(n) * double(n);
+  auto report = [&](const char* what, double s) {
+    std::printf("%-6s n %lld %-9s %-28s %.4f ms per pass, %.3g synapse-steps/s\n", precision,
+                static_cast<long long>(n), name, what, s * 1e3, synapse_steps / s);
   };
-  // interleaved: product, interleaved, no flag, product again (drift of the machine between first and last)
-  report("product (arrays)", median_s(product), bytes);
-  report("interleaved", median_s(launch_interleaved), bytes);
-  report("interleaved, no connection byte", median_s(launch_noflag), bytes - 1);
-  report("product again", median_s(product), bytes);
-  std::printf("%-6s n %lld interleaved values differing from the product's after 3 passes: %lld of %zu\n", precision,
-              static_cast<long long>(n), differ, got.size());
+  // each layout from the same prepared state, its values after 3 passes against the product's
+  auto check = [&](const char* what, const auto& layout, const auto& launch) {
+    prepare(st, scenario);
+    Kokkos::parallel_for("from_arrays", all, FromArrays<Real, std::decay_t<decltype(layout)>>{st, layout});
+    for (int k = 0; k < 3; ++k) launch();
+    Kokkos::fence();
+    std::vector<Real> got;
+    layout.values(got);
+    long long differ = 0;
+    for (std::size_t k = 0; k < got.size(); ++k) differ += std::memcmp(&got[k], &reference[k], sizeof(Real)) != 0;
+    std::printf("%-6s n %lld %-9s %-28s values differing from the product's after 3 passes: %lld of %zu\n",
+                precision, static_cast<long long>(n), name, what, differ, got.size());
+  };
+  const LayoutPass<Real, Interleaved<Real>> pass_interleaved{pass, interleaved};
+  const LayoutPass<Real, Interleaved<Real>, false> pass_noflag{pass, interleaved};
+  const LayoutPass<Real, Split<Real>> pass_split{pass, split};
+  const auto launch_interleaved = [&] { Kokkos::parallel_for("adex_pass_interleaved", threads, pass_interleaved); };
+  const auto launch_noflag = [&] { Kokkos::parallel_for("adex_pass_noflag", threads, pass_noflag); };
+  const auto launch_split = [&] { Kokkos::parallel_for("adex_pass_split", threads, pass_split); };
+  check("interleaved", interleaved, launch_interleaved);
+  check("split", split, launch_split);
+  // timed in turn, the product first and last (drift of the machine between the two)
+  prepare(st, scenario);
+  report("product (arrays)", median_s(product));
+  report("interleaved", median_s(launch_interleaved));
+  if (scenario == Scenario::All) report("interleaved, no flag", median_s(launch_noflag));
+  report("split (R, u) (U, A)", median_s(launch_split));
+  report("product again", median_s(product));
 }
 
 }  // namespace
@@ -136,8 +203,10 @@ int main(int argc, char** argv) {
     if (sizes.empty()) sizes = {10000, 20000};
     for (const std::int64_t n : sizes) {
       copy_yardstick(n * n * 16);
-      run<float>(n, "float");
-      run<double>(n, "double");
+      for (const Scenario scenario : {Scenario::All, Scenario::PostOnly}) {
+        run<float>(n, "float", scenario);
+        run<double>(n, "double", scenario);
+      }
     }
   }
   Kokkos::finalize();
