@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Two lab probes (bench/README.md) on a GPU machine in one go: the COBAHH neuron update in parts (hh_parts_probe) and
-# the AdEx pass at row lengths around 10 000 (adex_pass_probe). Both answered their questions on 2026-11-28 (parts: not
-# adopted; 10 000: warps spanning two row blocks, fixed); this re-runs them after changes to either kernel. The SOM and
-# GEMM probes are built on demand alone. Configures the CUDA tree offline (as scripts/offline_build.sh) and builds
+# Three lab probes (bench/README.md) on a GPU machine in one go: the AdEx pass's synapse layouts (adex_layout_probe:
+# arrays, interleaved, (R, u)(U, A) pairs; all firing and post only), the COBAHH neuron update in parts
+# (hh_parts_probe) and the AdEx pass at row lengths around 10 000 (adex_pass_probe). The last two answered their
+# questions on 2026-11-28 (parts: not adopted; 10 000: warps spanning two row blocks, fixed) and are re-run after
+# changes to either kernel. The SOM and GEMM probes are built on demand alone. Configures the CUDA tree offline (as scripts/offline_build.sh) and builds
 # the probes only.
 # Usage: scripts/lab/probes_gpu.sh OUT   (needs .offline/, scripts/offline_bundle.sh). A log per probe in OUT.
 set -uo pipefail
@@ -19,14 +20,15 @@ cmake -S "$here" -B "$here/build/cuda" -DCMAKE_BUILD_TYPE=Release -DKBRAIN_ENABL
   -DKBRAIN_NATIVE_ARCH=ON -DKBRAIN_ENABLE_MPI=OFF -DCMAKE_PREFIX_PATH="$root/usr" \
   -DKBRAIN_KOKKOS_SOURCE="$here/.offline/kokkos" -DKBRAIN_KOKKOS_KERNELS_SOURCE="$here/.offline/kokkos-kernels" \
   -DKBRAIN_USE_BUNDLED_KOKKOS=ON >"$out/configure.log" 2>&1 || { echo "configure failed: $out/configure.log"; exit 1; }
-cmake --build "$here/build/cuda" -j "${KBRAIN_JOBS:-16}" --target hh_parts_probe adex_pass_probe \
+cmake --build "$here/build/cuda" -j "${KBRAIN_JOBS:-16}" --target adex_layout_probe hh_parts_probe adex_pass_probe \
   >"$out/build_probes.log" 2>&1 || { echo "probe build failed: $out/build_probes.log"; exit 1; }
 echo "built after $(( $(date +%s) - t0 )) s"
 b="$here/build/cuda/bench"
+timeout 120 "$b/adex_layout_probe" 10000 20000 >"$out/adex_layout.log" 2>&1; echo "adex layouts: exit $?"
 timeout 300 "$b/hh_parts_probe" 4000 64000 1000000 >"$out/hh_parts.log" 2>&1; echo "hh parts: exit $?"
 # 10 000 columns are 16 past a multiple of a warp, 9984 and 10 016 are whole warps, 10 240 whole warps and lines: the
 # product's pass must take the same time per byte at all four.
 for n in 9984 10000 10016 10240; do
   timeout 120 "$b/adex_pass_probe" "$n" float pairs >"$out/adex_pass_$n.log" 2>&1; echo "adex $n: exit $?"
 done
-cat "$out"/*.log | grep -E "us per launch|pass|pairs" || true
+cat "$out"/*.log | grep -E "us per launch|pass|pairs|differing" || true
