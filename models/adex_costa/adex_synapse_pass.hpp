@@ -311,7 +311,12 @@ struct SynapsePassChunked {
     int winner[kColumnsPerChunk];
   };
 
-  void operator()(const std::int64_t k) const {
+  void operator()(const std::int64_t k) const { walk_chunk(pass, k, *this); }
+
+  // Chunk k of `pass`: its columns set up, its rows in ascending order through rows.row<Pre>(i, first, width, col)
+  // (this struct's own below; a lab probe's over another layout of the values), then what the columns gathered.
+  template <class Rows>
+  static void walk_chunk(const SynapsePass<Real, Mem>& pass, const std::int64_t k, const Rows& rows) {
     const auto& st = pass.st;
     const std::int64_t b = k / st.chunks, first = (k - b * st.chunks) * kColumnsPerChunk;
     const std::int64_t width = first + kColumnsPerChunk < st.n_post ? kColumnsPerChunk : st.n_post - first;
@@ -324,9 +329,9 @@ struct SynapsePassChunked {
     }
     for (std::int64_t i = pass.row_begin + b * kRowsPerBlock; i < pass.row_end(b); ++i) {
       if (st.pre_flag(i) != 0)
-        row<true>(i, first, width, col);
+        rows.template row<true>(i, first, width, col);
       else
-        row<false>(i, first, width, col);
+        rows.template row<false>(i, first, width, col);
     }
     for (std::int64_t c = 0; c < width; ++c)
       pass.store(b, first + c, ColumnScan{col.winner[c], col.current[c], col.sum[c], col.count[c]});
