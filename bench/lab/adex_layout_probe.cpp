@@ -15,82 +15,15 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <type_traits>
 #include <vector>
 
-#include "bench/lab/adex_probe_support.hpp"
+#include "bench/lab/adex_layouts.hpp"
 #include "models/adex_costa/adex_synapse_pass.hpp"
 
 namespace {
 
 using namespace kbrain::adex;
 using namespace kbrain::adex::probe;
-
-template <class Real>
-struct alignas(4 * sizeof(Real)) Synapse {
-  Real R, u, U, A;
-};
-template <class Real>
-struct alignas(2 * sizeof(Real)) Two {
-  Real first, second;
-};
-
-// A layout's synapse values; the flags, traces and partial sums are the product state's.
-template <class Real>
-struct Interleaved {
-  Kokkos::View<Synapse<Real>*, Mem> syn;
-  KOKKOS_INLINE_FUNCTION void load(std::int64_t id, bool pre, SynapseValues<Real>& v) const {
-    const Synapse<Real> s = syn(id);
-    v.A = s.A;
-    if (pre) v.U = s.U, v.R = s.R, v.u = s.u;
-  }
-  KOKKOS_INLINE_FUNCTION void store(std::int64_t id, bool pre, const SynapseValues<Real>& v) const {
-    if (pre)
-      syn(id) = Synapse<Real>{v.R, v.u, v.U, v.A};
-    else
-      syn(id).A = v.A;
-  }
-  KOKKOS_INLINE_FUNCTION void from(const AdexState<Real, Mem>& st, std::int64_t id) const {
-    syn(id) = Synapse<Real>{st.R(id), st.u(id), st.U(id), st.A(id)};
-  }
-  void values(std::vector<Real>& out) const {  // in bits()'s order: R, u, U, A arrays one after the other
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), syn);
-    const std::size_t n = h.extent(0);
-    out.assign(4 * n, Real(0));
-    for (std::size_t k = 0; k < n; ++k) out[k] = h(k).R, out[n + k] = h(k).u, out[2 * n + k] = h(k).U, out[3 * n + k] = h(k).A;
-  }
-};
-
-template <class Real>
-struct Split {
-  Kokkos::View<Two<Real>*, Mem> ru, UA;
-  KOKKOS_INLINE_FUNCTION void load(std::int64_t id, bool pre, SynapseValues<Real>& v) const {
-    const Two<Real> ua = UA(id);
-    v.A = ua.second;
-    if (pre) {
-      const Two<Real> r = ru(id);
-      v.U = ua.first, v.R = r.first, v.u = r.second;
-    }
-  }
-  KOKKOS_INLINE_FUNCTION void store(std::int64_t id, bool pre, const SynapseValues<Real>& v) const {
-    if (pre) ru(id) = Two<Real>{v.R, v.u};
-    UA(id) = Two<Real>{pre ? v.U : UA(id).first, v.A};
-  }
-  KOKKOS_INLINE_FUNCTION void from(const AdexState<Real, Mem>& st, std::int64_t id) const {
-    ru(id) = Two<Real>{st.R(id), st.u(id)};
-    UA(id) = Two<Real>{st.U(id), st.A(id)};
-  }
-  void values(std::vector<Real>& out) const {
-    auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ru);
-    auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), UA);
-    const std::size_t n = r.extent(0);
-    out.assign(4 * n, Real(0));
-    for (std::size_t k = 0; k < n; ++k)
-      out[k] = r(k).first, out[n + k] = r(k).second, out[2 * n + k] = a(k).first, out[3 * n + k] = a(k).second;
-  }
-};
 
 // The pass over a layout: SynapsePass's mapping and arithmetic, the layout's loads and stores.
 template <class Real, class Layout, bool ReadFlag = true>
@@ -122,24 +55,6 @@ struct LayoutPass {
   }
 };
 
-template <class Real, class Layout>
-struct FromArrays {
-  AdexState<Real, Mem> st;
-  Layout layout;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t id) const { layout.from(st, id); }
-};
-
-enum class Scenario { All, PostOnly };
-
-// The benchmark state of the scenario (fill() gives every row firing and every column owing m̄).
-template <class Real>
-void prepare(AdexState<Real, Mem>& st, Scenario scenario) {
-  fill(st);
-  Kokkos::deep_copy(st.post_flag, 1);
-  if (scenario == Scenario::PostOnly) Kokkos::deep_copy(st.pre_flag, 0);
-  Kokkos::fence();
-}
-
 template <class Real>
 void run(std::int64_t n, const char* precision, Scenario scenario) {
   AdexState<Real, Mem> st;
@@ -155,25 +70,11 @@ void run(std::int64_t n, const char* precision, Scenario scenario) {
 
   const Interleaved<Real> interleaved{Kokkos::View<Synapse<Real>*, Mem>("adex_synapses", slots)};
   const Split<Real> split{Kokkos::View<Two<Real>*, Mem>("adex_ru", slots), Kokkos::View<Two<Real>*, Mem>("adex_UA", slots)};
-  const Range threads(0, st.blocks * gpu_columns(n)), all(0, std::int64_t(slots));
-  const char* name = scenario == Scenario::All ? "all" : "post only";
+  const Range threads(0, pass.launch_size(st.blocks));
   const double synapse_steps = double(n) * double(n);
   auto report = [&](const char* what, double s) {
     std::printf("%-6s n %lld %-9s %-28s %.4f ms per pass, %.3g synapse-steps/s\n", precision,
-                static_cast<long long>(n), name, what, s * 1e3, synapse_steps / s);
-  };
-  // each layout from the same prepared state, its values after 3 passes against the product's
-  auto check = [&](const char* what, const auto& layout, const auto& launch) {
-    prepare(st, scenario);
-    Kokkos::parallel_for("from_arrays", all, FromArrays<Real, std::decay_t<decltype(layout)>>{st, layout});
-    for (int k = 0; k < 3; ++k) launch();
-    Kokkos::fence();
-    std::vector<Real> got;
-    layout.values(got);
-    long long differ = 0;
-    for (std::size_t k = 0; k < got.size(); ++k) differ += std::memcmp(&got[k], &reference[k], sizeof(Real)) != 0;
-    std::printf("%-6s n %lld %-9s %-28s values differing from the product's after 3 passes: %lld of %zu\n",
-                precision, static_cast<long long>(n), name, what, differ, got.size());
+                static_cast<long long>(n), scenario_name(scenario), what, s * 1e3, synapse_steps / s);
   };
   const LayoutPass<Real, Interleaved<Real>> pass_interleaved{pass, interleaved};
   const LayoutPass<Real, Interleaved<Real>, false> pass_noflag{pass, interleaved};
@@ -181,8 +82,8 @@ void run(std::int64_t n, const char* precision, Scenario scenario) {
   const auto launch_interleaved = [&] { Kokkos::parallel_for("adex_pass_interleaved", threads, pass_interleaved); };
   const auto launch_noflag = [&] { Kokkos::parallel_for("adex_pass_noflag", threads, pass_noflag); };
   const auto launch_split = [&] { Kokkos::parallel_for("adex_pass_split", threads, pass_split); };
-  check("interleaved", interleaved, launch_interleaved);
-  check("split", split, launch_split);
+  check_layout(st, scenario, reference, precision, "interleaved", interleaved, launch_interleaved);
+  check_layout(st, scenario, reference, precision, "split", split, launch_split);
   // timed in turn, the product first and last (drift of the machine between the two)
   prepare(st, scenario);
   report("product (arrays)", median_s(product));
@@ -197,11 +98,7 @@ void run(std::int64_t n, const char* precision, Scenario scenario) {
 int main(int argc, char** argv) {
   Kokkos::initialize(argc, argv);
   {
-    std::vector<std::int64_t> sizes;
-    for (int k = 1; k < argc; ++k)
-      if (std::atoll(argv[k]) > 0) sizes.push_back(std::atoll(argv[k]));
-    if (sizes.empty()) sizes = {10000, 20000};
-    for (const std::int64_t n : sizes) {
+    for (const std::int64_t n : sizes_from(argc, argv, {10000, 20000})) {
       copy_yardstick(n * n * 16);
       for (const Scenario scenario : {Scenario::All, Scenario::PostOnly}) {
         run<float>(n, "float", scenario);

@@ -3,8 +3,8 @@
 # arrays, interleaved, (R, u)(U, A) pairs; all firing and post only), the COBAHH neuron update in parts
 # (hh_parts_probe) and the AdEx pass at row lengths around 10 000 (adex_pass_probe). The last two answered their
 # questions on 2026-11-28 (parts: not adopted; 10 000: warps spanning two row blocks, fixed) and are re-run after
-# changes to either kernel. The SOM and GEMM probes are built on demand alone. Configures the CUDA tree offline (as scripts/offline_build.sh) and builds
-# the probes only.
+# changes to either kernel. The SOM and GEMM probes are built on demand alone. Configures the CUDA tree offline (as
+# scripts/offline_build.sh) and builds the probes only.
 # Usage: scripts/lab/probes_gpu.sh OUT   (needs .offline/, scripts/offline_bundle.sh). A log per probe in OUT.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
