@@ -1,6 +1,7 @@
 #pragma once
 // The kernels of one step of the dense plastic AdEx network, in the step order of the study
-// (docs/models/adex-costa.md): 1 neurons; 2 spike flags; 3-4 the per-row and per-column trace values of the step;
+// (docs/models/adex-costa.md): 1 neurons; 2 spike flags; 3-4 the per-row and per-column trace values of the step
+// (one launch: StepStart);
 // 5 the synapse pass (adex_synapse_pass.hpp: pre updates and the winner of each column, post updates and the m̄
 // summands); then adex_reduce.hpp: 6 the fixed-order m̄ tree; 7 each column's current from its winner. One body for
 // GPU threads and host loops. Real (float | double) is the storage of the neurons and of the synapse arrays; the
@@ -20,12 +21,17 @@
 #include "models/adex_costa/adex_synapse_pass.hpp"
 
 namespace kbrain::adex {
+// Steps 1-4 are parts of one launch (StepStart): each part's work at index k reads only what the same index's
+// earlier parts wrote (a row's flag reads its own neuron's crossing in mxm, a trace its own flag), so one thread per
+// index runs them in order and a step needs one launch for them instead of five. Each part holds its own constants
+// and takes the state from StepStart, so the launch carries the state once.
+
 // 1. AdEx, forward Euler from the old state, threshold on the updated values.
-template <class Real, class Mem>
+template <class Real>
 struct NeuronStep {
-  AdexState<Real, Mem> st;
   KernelParams<Real> p;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+  template <class State>
+  KOKKOS_INLINE_FUNCTION void operator()(const State& st, const std::int64_t j) const {
     Real V = st.V(j), VT = st.VT(j), x = st.x(j);
     const Real dV = (p.gL * (p.EL - V) + p.gL * p.DeltaT * kx::exp((V - VT) / p.DeltaT) + st.I(j) - x) / p.C;
     const Real dVT = -(VT - p.VTrest) / p.tauVT;
@@ -50,14 +56,15 @@ struct NeuronStep {
 // (seed, source, step) or a spike list; columns (nxm): per post_events. kind codes: see FlagSource.
 enum class FlagSource : int { All, Even, Crossed, Poisson, None, List };
 
-template <class Real, class Mem>
+template <class Mem>
 struct RowFlags {
-  AdexState<Real, Mem> st;
   FlagSource source;
   std::int64_t step;
   std::uint64_t seed;
   double position, radius, rate_on, rate_off, dt_s;  // Poisson
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+  Kokkos::View<int*, Mem> listed;                   // List: the step's listed sources (ListFlags), cleared here
+  template <class State>
+  KOKKOS_INLINE_FUNCTION void operator()(const State& st, const std::int64_t i) const {
     int f = 0;
     switch (source) {
       case FlagSource::All: f = 1; break;
@@ -69,60 +76,39 @@ struct RowFlags {
         f = counter_uniform(seed, std::uint64_t(i), std::uint64_t(step)) < rate * dt_s ? 1 : 0;
         break;
       }
-      case FlagSource::None:
-      case FlagSource::List: f = 0; break;
+      case FlagSource::List:
+        f = listed(i);
+        listed(i) = 0;
+        break;
+      case FlagSource::None: f = 0; break;
     }
     st.pre_flag(i) = f;
   }
 };
 
-template <class Real, class Mem>
 struct ColumnFlags {
-  AdexState<Real, Mem> st;
   FlagSource source;  // All, Even, Crossed or None
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+  template <class State>
+  KOKKOS_INLINE_FUNCTION void operator()(const State& st, const std::int64_t j) const {
     st.post_flag(j) = source == FlagSource::All ? 1 : source == FlagSource::Even ? (j % 2 == 0 ? 1 : 0)
                       : source == FlagSource::Crossed ? st.crossed(j) : 0;
   }
 };
 
+// A spike list's sources of the step, marked before StepStart (a scatter: its own launch).
 template <class Mem>
 struct ListFlags {
-  Kokkos::View<int*, Mem> flags;
+  Kokkos::View<int*, Mem> listed;
   Kokkos::View<const std::int32_t*, Mem> sources;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const { flags(sources(k)) = 1; }
-};
-
-// The step's counts (pre events, post events, neuron crossings) into step_counts, by a deterministic reduction.
-template <class Real, class Mem>
-struct CountFlags {
-  using value_type = long long[];
-  using size_type = std::int64_t;
-  size_type value_count = NUM_STEP_COUNTS;
-  AdexState<Real, Mem> st;
-  bool post_updates;
-  KOKKOS_INLINE_FUNCTION void init(value_type v) const {
-    for (int k = 0; k < NUM_STEP_COUNTS; ++k) v[k] = 0;
-  }
-  KOKKOS_INLINE_FUNCTION void join(value_type dst, const value_type src) const {
-    for (int k = 0; k < NUM_STEP_COUNTS; ++k) dst[k] += src[k];
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k, value_type v) const {
-    if (k < st.n_pre) v[PRE_EVENTS] += st.pre_flag(k);
-    if (k < st.n_post) {
-      if (post_updates) v[POST_EVENTS] += st.post_flag(k);
-      v[NEURON_SPIKES] += st.crossed(k);
-    }
-  }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const { listed(sources(k)) = 1; }
 };
 
 // 3. Per row: FFp at t before and after this step's increment; the r and u decays since the row's last event.
-template <class Real, class Mem>
 struct RowTraces {
-  AdexState<Real, Mem> st;
   KernelParams<double> p;
   double t;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+  template <class State>
+  KOKKOS_INLINE_FUNCTION void operator()(const State& st, const std::int64_t i) const {
     const double since = t - st.t_pre(i);
     const double before = st.ffp_val(i) * kx::exp(-since / p.tau_FFp);
     st.ffp_before(i) = before;
@@ -139,13 +125,12 @@ struct RowTraces {
 };
 
 // 4. Per column: FBp and FBn at t before this step's increment (which a post update adds).
-template <class Real, class Mem>
 struct ColumnTraces {
-  AdexState<Real, Mem> st;
   KernelParams<double> p;
   double t;
   bool post_updates;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+  template <class State>
+  KOKKOS_INLINE_FUNCTION void operator()(const State& st, const std::int64_t j) const {
     const double since = t - st.t_post(j);
     const double fbp = st.fbp_val(j) * kx::exp(-since / p.tau_FBp);
     const double fbn = st.fbn_val(j) * kx::exp(-since / p.tau_FBn);
@@ -155,6 +140,34 @@ struct ColumnTraces {
       st.fbp_val(j) = fbp + 1.0;
       st.fbn_val(j) = fbn + 1.0;
       st.t_post(j) = t;
+    }
+  }
+};
+
+// 1-4 at index k (row k and column k), and the events counted where they happen. Columns have flags of their own
+// only in nxm (in mxm they are the rows').
+template <class Real, class Mem>
+struct StepStart {
+  AdexState<Real, Mem> st;
+  NeuronStep<Real> neuron;
+  RowFlags<Mem> row_flag;
+  ColumnFlags column_flag;
+  bool columns_flagged;  // nxm
+  RowTraces row_traces;
+  ColumnTraces column_traces;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    if (k < st.n_post) neuron(st, k);
+    if (k < st.n_pre) {
+      row_flag(st, k);
+      row_traces(st, k);
+      st.pre_events(k) += st.pre_flag(k);
+    }
+    if (k < st.n_post) {
+      if (columns_flagged) column_flag(st, k);
+      column_traces(st, k);
+      if (column_traces.post_updates) st.post_events(k) += st.post_flag(k);
+      st.neuron_spikes(k) += st.crossed(k);
     }
   }
 };

@@ -2,6 +2,7 @@
 // The end of a dense AdEx step (adex_kernels.hpp has the rest): the m̄ summands' fixed-order tree (6) and each
 // column's current from its winning row (7), in one process and, with the host's part in adex_simulation.hpp, over
 // ranks. Every level sums in index order, so every backend and every rank count performs the same additions.
+#include <algorithm>
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -11,16 +12,40 @@
 namespace kbrain::adex {
 
 // 6. The m̄ tree: chunks of columns in order, then the chunks of a block in order, then the blocks in order.
+// Two launches close a step: StepEnd (chunks, and 7) and StepMean (blocks, m̄, totals).
 
 // Sum and count of entries [first, last) of (sums, counts), in index order. The running sums live in registers and
 // are written once: `sum` and `count` are often elements of device arrays, and a running sum kept there would make
 // every addition wait for the store of the last one and for the next load (the compiler must assume they overlap).
+// The entries are loaded kSumBatch at a time before they are added (in order), so that a GPU thread waits for one
+// memory latency per batch instead of one per entry.
+inline constexpr int kSumBatch = 16;
+
 template <class Sums, class Counts>
 KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t last,
                                         double& sum, long long& count) {
   double s = 0;
   long long c = 0;
-  for (std::int64_t k = first; k < last; ++k) {
+  std::int64_t k = first;
+  for (; k + kSumBatch <= last; k += kSumBatch) {
+    double v[kSumBatch];
+    long long n[kSumBatch];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int q = 0; q < kSumBatch; ++q) {
+      v[q] = sums(k + q);
+      n[q] = counts(k + q);
+    }
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int q = 0; q < kSumBatch; ++q) {
+      s += v[q];
+      c += n[q];
+    }
+  }
+  for (; k < last; ++k) {
     s += sums(k);
     c += counts(k);
   }
@@ -28,55 +53,59 @@ KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, 
   count = c;
 }
 
+// The first level of 6 and step 7 in one launch (StepEnd): chunk k's sum for k < blocks * chunks, column k's
+// current for k < n_post (independent work; one launch instead of two).
 template <class Real, class Mem>
-struct ChunkSums {
-  AdexState<Real, Mem> st;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
-    const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
-    const std::int64_t first = c * kColumnsPerChunk;
-    const std::int64_t last = first + kColumnsPerChunk < st.n_post ? first + kColumnsPerChunk : st.n_post;
-    ordered_sum(st.msum, st.mcount, b * st.n_post + first, b * st.n_post + last, st.chunk_sum(k), st.chunk_count(k));
-  }
-};
-
-template <class Real, class Mem>
-struct BlockSums {
-  AdexState<Real, Mem> st;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t b) const {
-    ordered_sum(st.chunk_sum, st.chunk_count, b * st.chunks, (b + 1) * st.chunks, st.block_sum(b), st.block_count(b));
-  }
-};
-
-// One thread: m̄ over every block (in block order) and the step's counts into the totals. With `mean` false (a
-// multi-rank run, whose m̄ the host sums over every rank's blocks) only the totals.
-template <class Real, class Mem>
-struct MeanAndTotals {
-  AdexState<Real, Mem> st;
-  bool mean = true;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t) const {
-    if (mean) {
-      double sum = 0;
-      long long count = 0;
-      ordered_sum(st.block_sum, st.block_count, 0, st.blocks, sum, count);
-      st.mbar(0) = count > 0 ? sum / double(count) : 0.0;
-    }
-    for (int k = 0; k < NUM_STEP_COUNTS; ++k) st.totals(k) += st.step_counts(k);
-  }
-};
+KOKKOS_INLINE_FUNCTION void chunk_sum(const AdexState<Real, Mem>& st, const std::int64_t k) {
+  const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
+  const std::int64_t first = c * kColumnsPerChunk;
+  const std::int64_t last = first + kColumnsPerChunk < st.n_post ? first + kColumnsPerChunk : st.n_post;
+  ordered_sum(st.msum, st.mcount, b * st.n_post + first, b * st.n_post + last, st.chunk_sum(k), st.chunk_count(k));
+}
 
 // 7. Each column's current from the winner of the highest block that has one (the largest presynaptic index);
 // the column owes the m̄ part if it fired.
 template <class Real, class Mem>
-struct ColumnCurrents {
+KOKKOS_INLINE_FUNCTION void column_current(const AdexState<Real, Mem>& st, bool post_updates, const std::int64_t j) {
+  for (std::int64_t b = st.blocks - 1; b >= 0; --b)
+    if (st.win_row(b * st.n_post + j) >= 0) {
+      st.I(j) = st.win_I(b * st.n_post + j);
+      break;
+    }
+  st.post_prev(j) = post_updates ? st.post_flag(j) : 0;
+}
+
+// `currents` false: a multi-rank run, whose columns' currents come from the exchange (LocalWinners, ApplyWinners).
+template <class Real, class Mem>
+struct StepEnd {
   AdexState<Real, Mem> st;
-  bool post_updates;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
-    for (std::int64_t b = st.blocks - 1; b >= 0; --b)
-      if (st.win_row(b * st.n_post + j) >= 0) {
-        st.I(j) = st.win_I(b * st.n_post + j);
-        break;
-      }
-    st.post_prev(j) = post_updates ? st.post_flag(j) : 0;
+  bool currents = true, post_updates = true;
+  std::int64_t size() const { return std::max(st.blocks * st.chunks, currents ? st.n_post : 0); }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    if (k < st.blocks * st.chunks) chunk_sum(st, k);
+    if (currents && k < st.n_post) column_current(st, post_updates, k);
+  }
+};
+
+// The rest of 6, one team: each block's sum over its chunks in order (the team's threads share the blocks), then
+// one thread: m̄ over every block in block order. With `mean` false (a multi-rank run, whose m̄ the host sums over
+// every rank's blocks) only the block sums.
+template <class Real, class Mem, class Member>
+struct StepMean {
+  AdexState<Real, Mem> st;
+  bool mean = true;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, st.blocks), [&](const std::int64_t b) {
+      ordered_sum(st.chunk_sum, st.chunk_count, b * st.chunks, (b + 1) * st.chunks, st.block_sum(b), st.block_count(b));
+    });
+    if (!mean) return;
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      double sum = 0;
+      long long count = 0;
+      ordered_sum(st.block_sum, st.block_count, 0, st.blocks, sum, count);
+      st.mbar(0) = count > 0 ? sum / double(count) : 0.0;
+    });
   }
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 // Drives the dense plastic AdEx network on one backend: one step is the kernels of adex_kernels.hpp, launched in
-// order without waiting for the device. The host synchronises only to drain the spike ring (neuron crossings, kept
+// order without waiting for the device (four launches: StepStart, the synapse pass, StepEnd, StepMean). The host synchronises only to drain the spike ring (neuron crossings, kept
 // only when spike files are written) and at the end.
 #include <algorithm>
 #include <cstdint>
@@ -111,12 +111,12 @@ class AdexSimulation {
     const double t = double(n) * plan_.dt_ms;
     const std::int64_t rows = plan_.n_pre, cols = plan_.n_post;  // every row's flags and traces; own rows' synapses
     const bool post_updates = plan_.post_events != PostEvents::None;
-    Kokkos::parallel_for("kbrain::adex::neurons", range(cols), NeuronStep<Real, Mem>{st_, p_});
-    flags(n);
-    Kokkos::parallel_reduce("kbrain::adex::count", range(std::max(rows, cols)), CountFlags<Real, Mem>{NUM_STEP_COUNTS, st_, post_updates},
-                            st_.step_counts);
-    Kokkos::parallel_for("kbrain::adex::row_traces", range(rows), RowTraces<Real, Mem>{st_, pd_, t});
-    Kokkos::parallel_for("kbrain::adex::column_traces", range(cols), ColumnTraces<Real, Mem>{st_, pd_, t, post_updates});
+    if (plan_.pattern == Pattern::File) {  // the step's listed sources, read by the row flags
+      const std::int64_t begin = plan_.spike_offsets[static_cast<std::size_t>(n)];
+      const std::int64_t end = plan_.spike_offsets[static_cast<std::size_t>(n + 1)];
+      Kokkos::parallel_for("kbrain::adex::list_flags", range(begin, end), ListFlags<Mem>{listed_, spike_sources_});
+    }
+    Kokkos::parallel_for("kbrain::adex::step_start", range(std::max(rows, cols)), step_start(n, t, post_updates));
     const SynapsePass<Real, Mem> pass{st_, pd_, st_.row_begin, st_.rows, post_updates};
     if (streamed_)
       streamed_->run(pass, n % 2 == 0);
@@ -124,14 +124,12 @@ class AdexSimulation {
       launch_gpu_synapse_pass(Exec(), "kbrain::adex::synapses", pass, st_.blocks);
     else
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * st_.chunks), SynapsePassChunked<Real, Mem>{pass});
-    Kokkos::parallel_for("kbrain::adex::chunk_sums", range(st_.blocks * st_.chunks), ChunkSums<Real, Mem>{st_});
-    Kokkos::parallel_for("kbrain::adex::block_sums", range(st_.blocks), BlockSums<Real, Mem>{st_});
-    if (plan_.exchange) {
-      exchange_step(post_updates);
-    } else {
-      Kokkos::parallel_for("kbrain::adex::mean", range(1), MeanAndTotals<Real, Mem>{st_});
-      Kokkos::parallel_for("kbrain::adex::currents", range(cols), ColumnCurrents<Real, Mem>{st_, post_updates});
-    }
+    const StepEnd<Real, Mem> end{st_, !plan_.exchange, post_updates};
+    Kokkos::parallel_for("kbrain::adex::step_end", range(end.size()), end);
+    using Team = Kokkos::TeamPolicy<Exec>;
+    Kokkos::parallel_for("kbrain::adex::step_mean", kx::light_weight(Team(1, Kokkos::AUTO)),
+                         StepMean<Real, Mem, typename Team::member_type>{st_, !plan_.exchange});
+    if (plan_.exchange) exchange_step(post_updates);
     if (ring_.active()) ring_.capture(st_.crossed, n + 1);
     ++steps_;
   }
@@ -141,13 +139,13 @@ class AdexSimulation {
 
   // Counts for run.json (kbrain run reports each per second of simulate time too) and the compare columns.
   void finish(RunResult& res) {
-    auto totals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st_.totals);
-    res.figures.emplace_back("pre_events", double(totals(PRE_EVENTS)));
-    res.figures.emplace_back("post_events", double(totals(POST_EVENTS)));
-    res.figures.emplace_back("neuron_spikes", double(totals(NEURON_SPIKES)));
+    const double pre = total(st_.pre_events), post = total(st_.post_events);
+    res.figures.emplace_back("pre_events", pre);
+    res.figures.emplace_back("post_events", post);
+    res.figures.emplace_back("neuron_spikes", total(st_.neuron_spikes));
     res.figures.emplace_back("synapse_steps", plan_.connections * double(steps_));
     if (streamed_) res.figures.emplace_back("streamed_bytes", streamed_->bytes_moved());  // per s: the link's rate
-    res.bytes_moved = synapse_pass_bytes(double(totals(PRE_EVENTS)), double(totals(POST_EVENTS)));
+    res.bytes_moved = synapse_pass_bytes(pre, post);
   }
 
   // The bytes the synapse passes had to move, for compare's achieved GB/s (docs/models/adex-costa.md, "Storage and
@@ -165,6 +163,14 @@ class AdexSimulation {
   }
 
   const AdexState<Real, Mem>& device_state() const { return st_; }
+
+  // The sum of a per-neuron event count.
+  static double total(const Kokkos::View<long long*, Mem>& counts) {
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+    long long sum = 0;
+    for (std::size_t k = 0; k < host.extent(0); ++k) sum += host(k);
+    return double(sum);
+  }
 
  private:
   void initialise() {
@@ -193,6 +199,7 @@ class AdexSimulation {
       auto host = Kokkos::create_mirror_view(spike_sources_);
       for (std::size_t k = 0; k < plan_.spike_sources.size(); ++k) host(k) = plan_.spike_sources[k];
       Kokkos::deep_copy(spike_sources_, host);
+      listed_ = Kokkos::View<int*, Mem>("adex_listed", plan_.n_pre);
     }
     Exec().fence();
   }
@@ -235,9 +242,8 @@ class AdexSimulation {
   }
 
   // A multi-rank step's end: m̄ summed on the host over every rank's blocks in block order (the same additions as
-  // MeanAndTotals in one process), the columns' winners reduced over the ranks.
+  // StepMean in one process), the columns' winners reduced over the ranks.
   void exchange_step(bool post_updates) {
-    Kokkos::parallel_for("kbrain::adex::totals", range(1), MeanAndTotals<Real, Mem>{st_, false});
     Kokkos::parallel_for("kbrain::adex::local_winners", range(plan_.n_post),
                          LocalWinners<Real, Mem>{st_, winner_rows_, winner_currents_});
     Kokkos::deep_copy(block_sum_host_, st_.block_sum);
@@ -278,22 +284,16 @@ class AdexSimulation {
     return FlagSource::None;
   }
 
-  void flags(std::int64_t n) {
+  // Steps 1-4 of step n at time t (StepStart). Rows: the pattern's source; columns (nxm): their post events.
+  StepStart<Real, Mem> step_start(std::int64_t n, double t, bool post_updates) const {
     const FlagSource rows = pattern_source(plan_.pattern);
-    Kokkos::parallel_for("kbrain::adex::row_flags", range(plan_.n_pre),
-                         RowFlags<Real, Mem>{st_, rows, n, plan_.seed, plan_.position_at(n), plan_.radius,
-                                             plan_.rate_on_hz, plan_.rate_off_hz, plan_.dt_ms * 1e-3});
-    if (rows == FlagSource::List) {
-      const std::int64_t begin = plan_.spike_offsets[static_cast<std::size_t>(n)];
-      const std::int64_t end = plan_.spike_offsets[static_cast<std::size_t>(n + 1)];
-      Kokkos::parallel_for("kbrain::adex::list_flags", range(begin, end),
-                           ListFlags<Mem>{st_.pre_flag, spike_sources_});
-    }
-    if (plan_.mxm) return;  // the columns are the rows
     const FlagSource cols = plan_.post_events == PostEvents::Model     ? FlagSource::Crossed
                             : plan_.post_events == PostEvents::Imposed ? rows
                                                                        : FlagSource::None;
-    Kokkos::parallel_for("kbrain::adex::column_flags", range(plan_.n_post), ColumnFlags<Real, Mem>{st_, cols});
+    const RowFlags<Mem> row_flag{rows, n, plan_.seed, plan_.position_at(n), plan_.radius, plan_.rate_on_hz,
+                                 plan_.rate_off_hz, plan_.dt_ms * 1e-3, listed_};
+    return {st_, NeuronStep<Real>{p_}, row_flag, ColumnFlags{cols}, !plan_.mxm,
+            RowTraces{pd_, t}, ColumnTraces{pd_, t, post_updates}};
   }
 
   const AdexPlan& plan_;
@@ -302,6 +302,7 @@ class AdexSimulation {
   AdexState<Real, Mem> st_;
   std::int64_t steps_ = 0;
   Kokkos::View<std::int32_t*, Mem> spike_sources_;
+  Kokkos::View<int*, Mem> listed_;  // pattern file: the sources listed for the step being run
   std::optional<StreamedSynapses<Backend, Real>> streamed_;  // out-of-core runs
   // multi-rank: the columns' winners and the blocks' m̄ partial sums, on the device and on the host for the exchange
   Kokkos::View<long long*, Mem> winner_rows_;

@@ -25,8 +25,6 @@ inline constexpr std::int64_t kRowsPerBlock = 64;
 // Columns per chunk of the first level of the m̄ sum (then chunks per block, then blocks: a fixed tree).
 inline constexpr std::int64_t kColumnsPerChunk = 256;
 
-enum StepCount { PRE_EVENTS, POST_EVENTS, NEURON_SPIKES, NUM_STEP_COUNTS };
-
 template <class Real, class Mem>
 struct AdexState {
   using Reals = Kokkos::View<Real*, Mem>;
@@ -59,7 +57,9 @@ struct AdexState {
   Times chunk_sum, block_sum;        // (block, chunk), block
   Kokkos::View<long long*, Mem> chunk_count, block_count;
   Times mbar;                        // mbar(0): m̄ of the last step, applied to post_prev columns
-  Kokkos::View<long long*, Mem> step_counts, totals;  // NUM_STEP_COUNTS each
+  // each row's presynaptic events, each column's postsynaptic events (post updates) and each neuron's crossings so
+  // far: counted where they happen, summed once at the end, so that a step needs no reduction for them
+  Kokkos::View<long long*, Mem> pre_events, post_events, neuron_spikes;
 
   static std::int64_t bytes_per_slot() { return 4 * std::int64_t(sizeof(Real)) + 1; }
   // Slots of a synapse row of n_post columns: whole 128-byte lines of Real (an even number, as the GPU's column
@@ -77,7 +77,7 @@ struct AdexState {
   static std::int64_t bytes(std::int64_t n_pre, std::int64_t n_post) {
     const std::int64_t blocks = (n_pre + kRowsPerBlock - 1) / kRowsPerBlock;
     return n_pre * row_bytes(n_post) + blocks * n_post * (2 * 8 + 4 + std::int64_t(sizeof(Real))) +
-           (n_pre + n_post) * 64;
+           (n_pre + n_post) * 72;
   }
   // The slot of synapse (i, j) (i a global row of this state's part).
   KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return (i - row_begin) * pitch + j; }
@@ -121,8 +121,9 @@ struct AdexState {
     block_sum = Times("adex_block_sum", blocks);
     block_count = Kokkos::View<long long*, Mem>("adex_block_count", blocks);
     mbar = Times("adex_mbar", 1);
-    step_counts = Kokkos::View<long long*, Mem>("adex_step_counts", NUM_STEP_COUNTS);
-    totals = Kokkos::View<long long*, Mem>("adex_totals", NUM_STEP_COUNTS);
+    pre_events = Kokkos::View<long long*, Mem>("adex_pre_events", rows);
+    post_events = Kokkos::View<long long*, Mem>("adex_post_events", cols);
+    neuron_spikes = Kokkos::View<long long*, Mem>("adex_neuron_spikes", cols);
   }
 };
 
