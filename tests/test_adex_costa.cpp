@@ -261,6 +261,47 @@ TEST_SUITE("adex_costa") {
   }
   TEST_CASE_TEMPLATE_APPLY(adex_column_pairs, KBRAIN_TEST_BACKENDS);
 
+  // The step's end by a team per chunk (GPUs: StepEndTeams, the chunk copied to scratch) against a thread per chunk
+  // (host backends: StepEnd), on every backend (team size 1 on host backends): the same chunk sums, currents and
+  // owed flags, bit for bit. 600 columns: two whole chunks and a partial one; three row blocks.
+  TEST_CASE_TEMPLATE_DEFINE("the step end by chunk teams gives the thread-per-chunk step end's bits", Backend, adex_step_end) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+    const std::int64_t n_pre = 150, n_post = 600;
+    const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
+    const AdexState<float, Mem> threads = mixed_pass_state<Exec>(n_pre, n_post), teams = mixed_pass_state<Exec>(n_pre, n_post);
+    REQUIRE(threads.chunks == 3);
+    for (const auto& st : {threads, teams}) {
+      const SynapsePass<float, Mem> pass{st, p, 0, n_pre, true};
+      Kokkos::parallel_for("pass", Range(0, pass.launch_size(st.blocks)), pass);
+    }
+    const StepEnd<float, Mem> by_thread{threads, true, true};
+    Kokkos::parallel_for("by_thread", Range(0, by_thread.size()), by_thread);
+    const StepEndTeams<float, Mem, Exec> by_team{teams, true, true, Backend::is_gpu ? 32 : 1};
+    Kokkos::parallel_for("by_team", by_team.policy(), by_team);
+    auto host = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v); };
+    auto same = [&](const auto& a, const auto& b) {
+      const auto ha = host(a), hb = host(b);
+      for (std::size_t k = 0; k < ha.size(); ++k)
+        if (std::memcmp(&ha(k), &hb(k), sizeof(ha(k))) != 0) return false;
+      return ha.size() > 0;
+    };
+    CHECK(same(threads.chunk_sum, teams.chunk_sum));
+    CHECK(same(threads.chunk_count, teams.chunk_count));
+    CHECK(same(threads.I, teams.I));
+    CHECK(same(threads.post_prev, teams.post_prev));
+    // the sums and currents were written (so the comparison is not of two untouched states)
+    const auto sums = host(teams.chunk_sum), counts = host(teams.chunk_count), currents = host(teams.I);
+    int nonzero = 0;
+    for (std::size_t k = 0; k < sums.size(); ++k) nonzero += sums(k) > 0 && counts(k) > 0;
+    CHECK(nonzero == int(sums.size()));
+    int set = 0;
+    for (std::size_t j = 0; j < currents.size(); ++j) set += currents(j) != 0;
+    CHECK(set > n_post / 2);
+  }
+  TEST_CASE_TEMPLATE_APPLY(adex_step_end, KBRAIN_TEST_BACKENDS);
+
   TEST_CASE("a synapse row is whole 128-byte lines, and the GPU launch whole warps of a row block's columns") {
     using F = AdexState<float, Kokkos::HostSpace>;
     using D = AdexState<double, Kokkos::HostSpace>;

@@ -87,6 +87,51 @@ struct StepEnd {
   }
 };
 
+// GPUs: StepEnd with a warp-sized team per chunk. The team's threads copy the chunk's summands into team scratch
+// (neighbouring threads read neighbouring entries, so the copy runs at memory speed), then one thread adds them in
+// index order with ordered_sum: chunk_sum's additions, the same bits. A thread per chunk, as StepEnd runs, reads
+// its chunk alone and is limited by memory latency (there are only blocks x chunks of them). Teams after the chunks'
+// take kColumnsPerChunk columns' currents each.
+template <class Real, class Mem, class Exec>
+struct StepEndTeams {
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Member = typename Policy::member_type;
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  using ScratchSums = Kokkos::View<double*, typename Exec::scratch_memory_space, Unmanaged>;
+  using ScratchCounts = Kokkos::View<long long*, typename Exec::scratch_memory_space, Unmanaged>;
+  AdexState<Real, Mem> st;
+  bool currents = true, post_updates = true;
+  int team_size = 32;  // 1 on host backends (tests)
+
+  Policy policy() const {
+    const std::int64_t column_teams = currents ? (st.n_post + kColumnsPerChunk - 1) / kColumnsPerChunk : 0;
+    const std::size_t scratch = ScratchSums::shmem_size(kColumnsPerChunk) + ScratchCounts::shmem_size(kColumnsPerChunk);
+    return Policy(int(st.blocks * st.chunks + column_teams), team_size).set_scratch_size(0, Kokkos::PerTeam(scratch));
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t k = team.league_rank(), chunk_teams = st.blocks * st.chunks;
+    if (k >= chunk_teams) {
+      const std::int64_t first = (k - chunk_teams) * kColumnsPerChunk;
+      const std::int64_t last = first + kColumnsPerChunk < st.n_post ? first + kColumnsPerChunk : st.n_post;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
+                           [&](const std::int64_t j) { column_current(st, post_updates, j); });
+      return;
+    }
+    const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
+    const std::int64_t first = b * st.n_post + c * kColumnsPerChunk;
+    const std::int64_t width = (c + 1) * kColumnsPerChunk < st.n_post ? kColumnsPerChunk : st.n_post - c * kColumnsPerChunk;
+    const ScratchSums sums(team.team_scratch(0), kColumnsPerChunk);
+    const ScratchCounts counts(team.team_scratch(0), kColumnsPerChunk);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, width), [&](const std::int64_t q) {
+      sums(q) = st.msum(first + q);
+      counts(q) = st.mcount(first + q);
+    });
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { ordered_sum(sums, counts, 0, width, st.chunk_sum(k), st.chunk_count(k)); });
+  }
+};
+
 // The rest of 6, one team: each block's sum over its chunks in order (the team's threads share the blocks), then
 // one thread: m̄ over every block in block order. With `mean` false (a multi-rank run, whose m̄ the host sums over
 // every rank's blocks) only the block sums.

@@ -124,10 +124,16 @@ class AdexSimulation {
       launch_gpu_synapse_pass(Exec(), "kbrain::adex::synapses", pass, st_.blocks);
     else
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * st_.chunks), SynapsePassChunked<Real, Mem>{pass});
-    const StepEnd<Real, Mem> end{st_, !plan_.exchange, post_updates};
-    Kokkos::parallel_for("kbrain::adex::step_end", range(end.size()), end);
+    if constexpr (Backend::is_gpu) {
+      const StepEndTeams<Real, Mem, Exec> end{st_, !plan_.exchange, post_updates};
+      Kokkos::parallel_for("kbrain::adex::step_end", kx::light_weight(end.policy()), end);
+    } else {
+      const StepEnd<Real, Mem> end{st_, !plan_.exchange, post_updates};
+      Kokkos::parallel_for("kbrain::adex::step_end", range(end.size()), end);
+    }
+    // One team of a few warps on GPUs: a thread per block sum (about a hundred at 10 000 rows) with few registers each
     using Team = Kokkos::TeamPolicy<Exec>;
-    Kokkos::parallel_for("kbrain::adex::step_mean", kx::light_weight(Team(1, Kokkos::AUTO)),
+    Kokkos::parallel_for("kbrain::adex::step_mean", kx::light_weight(Team(1, Backend::is_gpu ? 128 : 1)),
                          StepMean<Real, Mem, typename Team::member_type>{st_, !plan_.exchange});
     if (plan_.exchange) exchange_step(post_updates);
     if (ring_.active()) ring_.capture(st_.crossed, n + 1);
