@@ -292,7 +292,9 @@ TEST_SUITE("adex_costa") {
     CHECK(same(threads.I, teams.I));
     CHECK(same(threads.post_prev, teams.post_prev));
     // the sums and currents were written (so the comparison is not of two untouched states)
-    const auto sums = host(teams.chunk_sum), counts = host(teams.chunk_count), currents = host(teams.I);
+    const auto sums = host(teams.chunk_sum);
+    const auto counts = host(teams.chunk_count);
+    const auto currents = host(teams.I);
     int nonzero = 0;
     for (std::size_t k = 0; k < sums.size(); ++k) nonzero += sums(k) > 0 && counts(k) > 0;
     CHECK(nonzero == int(sums.size()));
