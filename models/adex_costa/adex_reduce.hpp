@@ -12,13 +12,13 @@
 namespace kbrain::adex {
 
 // 6. The m̄ tree: chunks of columns in order, then the chunks of a block in order, then the blocks in order.
-// Two launches close a step: StepEnd (chunks, and 7) and StepMean (blocks, m̄, totals).
+// Two launches close a step: StepEnd (chunks, and 7; StepEndTeams on GPUs) and StepMean (blocks, m̄).
 
 // Sum and count of entries [first, last) of (sums, counts), in index order. The running sums live in registers and
 // are written once: `sum` and `count` are often elements of device arrays, and a running sum kept there would make
 // every addition wait for the store of the last one and for the next load (the compiler must assume they overlap).
 // The entries are loaded kSumBatch at a time before they are added (in order), so that a GPU thread waits for one
-// memory latency per batch instead of one per entry.
+// memory latency per batch (a partial last batch included) instead of one per entry.
 inline constexpr int kSumBatch = 16;
 
 template <class Sums, class Counts>
@@ -26,28 +26,26 @@ KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, 
                                         double& sum, long long& count) {
   double s = 0;
   long long c = 0;
-  std::int64_t k = first;
-  for (; k + kSumBatch <= last; k += kSumBatch) {
+  for (std::int64_t k = first; k < last; k += kSumBatch) {
+    const std::int64_t rest = last - k;  // the last batch may be partial: its loads are still issued together
     double v[kSumBatch];
     long long n[kSumBatch];
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int q = 0; q < kSumBatch; ++q) {
-      v[q] = sums(k + q);
-      n[q] = counts(k + q);
-    }
+    for (int q = 0; q < kSumBatch; ++q)
+      if (q < rest) {
+        v[q] = sums(k + q);
+        n[q] = counts(k + q);
+      }
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int q = 0; q < kSumBatch; ++q) {
-      s += v[q];
-      c += n[q];
-    }
-  }
-  for (; k < last; ++k) {
-    s += sums(k);
-    c += counts(k);
+    for (int q = 0; q < kSumBatch; ++q)
+      if (q < rest) {
+        s += v[q];
+        c += n[q];
+      }
   }
   sum = s;
   count = c;
