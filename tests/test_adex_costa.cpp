@@ -304,6 +304,32 @@ TEST_SUITE("adex_costa") {
   }
   TEST_CASE_TEMPLATE_APPLY(adex_step_end, KBRAIN_TEST_BACKENDS);
 
+  // ordered_sum loads its entries in batches (a partial last one included) but must add them one by one in index
+  // order: the m̄ tree's definition. Summands of very different sizes make any other order give other bits.
+  TEST_CASE("ordered sums add in index order, whatever the batch boundaries") {
+    Kokkos::View<double*, Kokkos::HostSpace> sums("sums", 300);
+    Kokkos::View<long long*, Kokkos::HostSpace> counts("counts", 300);
+    for (std::int64_t k = 0; k < 300; ++k) {
+      sums(k) = std::ldexp(1.0 + 0.001 * double(k % 17), int(k % 23) * 3 - 30);
+      counts(k) = k % 5;
+    }
+    int reordered_differs = 0;
+    for (const std::int64_t first : {0, 1, 7, 16}) {
+      for (const std::int64_t length : {0, 1, 15, 16, 17, 40, 256, 283}) {
+        double naive = 0, sum = -1;
+        long long naive_count = 0, count = -1;
+        for (std::int64_t k = first; k < first + length; ++k) naive += sums(k), naive_count += counts(k);
+        ordered_sum(sums, counts, first, first + length, sum, count);
+        CHECK(std::memcmp(&sum, &naive, sizeof(double)) == 0);
+        CHECK(count == naive_count);
+        double backwards = 0;  // the same summands in another order: other bits (so the check above can fail)
+        for (std::int64_t k = first + length - 1; k >= first; --k) backwards += sums(k);
+        reordered_differs += backwards != naive;
+      }
+    }
+    CHECK(reordered_differs > 0);
+  }
+
   TEST_CASE("a synapse row is whole 128-byte lines, and the GPU launch whole warps of a row block's columns") {
     using F = AdexState<float, Kokkos::HostSpace>;
     using D = AdexState<double, Kokkos::HostSpace>;

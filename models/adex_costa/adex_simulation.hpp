@@ -131,7 +131,8 @@ class AdexSimulation {
       const StepEnd<Real, Mem> end{st_, !plan_.exchange, post_updates};
       Kokkos::parallel_for("kbrain::adex::step_end", range(end.size()), end);
     }
-    // One team of a few warps on GPUs: a thread per block sum (about a hundred at 10 000 rows) with few registers each
+    // One team: on GPUs four warps share the block sums (a few hundred blocks at the studies' sizes); host backends
+    // run it in one thread
     using Team = Kokkos::TeamPolicy<Exec>;
     Kokkos::parallel_for("kbrain::adex::step_mean", kx::light_weight(Team(1, Backend::is_gpu ? 128 : 1)),
                          StepMean<Real, Mem, typename Team::member_type>{st_, !plan_.exchange});
