@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A/B of the adex_costa pass on a GPU machine: this tree against the tree in .oldtree/ (`git archive BASE | tar -x -C
 # .oldtree`), both CUDA and kbrain only, built side by side; the runs alternate old, new so both see the same machine.
-# Usage: scripts/lab/ab_adex_gpu.sh OUT   (needs .offline/, scripts/offline_bundle.sh). One line per run.
+# Usage: [KBRAIN_AB_NCU=1] scripts/lab/ab_adex_gpu.sh OUT   (needs .offline/, scripts/offline_bundle.sh). One line per run,
+# then whether the spike files are identical, then (KBRAIN_AB_NCU=1) each kernel's time per tree.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:?output folder}"
@@ -32,3 +33,27 @@ for round in 1 2; do
     done
   done
 done
+# Both trees' spike files, compared (the kernels' changes must keep them byte-identical).
+for c in "10000 float" "10000 double" "1000 float"; do
+  set -- $c
+  cmp -s "/tmp/ab_adex/old-$1-$2-1/spikes.csv" "/tmp/ab_adex/new-$1-$2-1/spikes.csv" \
+    && echo "spikes ${1}^2 $2: identical" || echo "spikes ${1}^2 $2: DIFFER"
+done
+# KBRAIN_AB_NCU=1: each kernel's time in two steps of each tree (Nsight Compute, kernels run one at a time), µs.
+if [ "${KBRAIN_AB_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
+  for tree in old new; do
+    kb="$here/build/cuda/experiments/program/kbrain"; [ "$tree" = old ] && kb="$old/build/cuda/experiments/program/kbrain"
+    for n in 10000 1000; do
+      ncu --metrics gpu__time_duration.sum --csv --launch-skip 150 --launch-count 24 --cache-control none \
+        --clock-control none "$kb" run "$t61" -b cuda -p float --size "$n" --steps 30 -o "/tmp/ab_adex/ncu-$tree-$n" \
+        >"$out/ncu-$tree-$n.csv" 2>/dev/null
+      echo "ncu $tree ${n}^2 float: $(python3 - "$out/ncu-$tree-$n.csv" <<'PY'
+import csv, re, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+h = rows[0]; k = h.index('Kernel Name'); v = h.index('Metric Value')
+print(' | '.join(((re.search(r'adex::(\w+)', r[k]) or re.search(r'(\w+)', r[k])).group(1)) + ' ' + r[v] for r in rows[1:]))
+PY
+)"
+    done
+  done
+fi
