@@ -351,6 +351,8 @@ TEST_SUITE("adex_costa") {
     RunResult res;
     (void)final_state<SerialBackend, float>(make_adex_plan(all, {}), &res);
     CHECK(res.bytes_moved == doctest::Approx(5.0 * 20 * 20 * 33));
+    CHECK(res.figure("pre_events") == 5.0 * 20);  // the events, counted per neuron and summed at the end
+    CHECK(res.figure("post_events") == 5.0 * 20);
     (void)final_state<SerialBackend, double>(make_adex_plan(all, {}), &res);
     CHECK(res.bytes_moved == doctest::Approx(5.0 * 20 * 20 * 65));
     // NxM inputs with no post updates: the even rows fire, so half the rows' synapses move their reals
@@ -359,6 +361,8 @@ TEST_SUITE("adex_costa") {
         "even.toml");
     (void)final_state<SerialBackend, float>(make_adex_plan(even, {}), &res);
     CHECK(res.bytes_moved == doctest::Approx(4.0 * 10 * 8 * 1 + 4.0 * 5 * 8 * 32));
+    CHECK(res.figure("pre_events") == 4.0 * 5);
+    CHECK(res.figure("post_events") == 0);
   }
 
   TEST_CASE("experiment checks name the key and line") {
