@@ -96,6 +96,22 @@ AdexState<float, typename Exec::memory_space> mixed_pass_state(std::int64_t n_pr
   return st;
 }
 
+// A device view's values on the host.
+template <class V>
+auto host(const V& v) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
+
+// Whether two device views hold the same bits (and are not empty).
+template <class V>
+bool same(const V& a, const V& b) {
+  const auto ha = host(a), hb = host(b);
+  if (ha.size() != hb.size()) return false;
+  for (std::size_t k = 0; k < ha.size(); ++k)
+    if (std::memcmp(&ha(k), &hb(k), sizeof(ha(k))) != 0) return false;
+  return ha.size() > 0;
+}
+
 }  // namespace
 
 TEST_SUITE("adex_costa") {
@@ -226,13 +242,6 @@ TEST_SUITE("adex_costa") {
       Kokkos::parallel_for("single", Range(0, one.launch_size(single.blocks)), one);
       Kokkos::parallel_for("pairs", Range(0, two.launch_size(paired.blocks)), two);
     }
-    auto host = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v); };
-    auto same = [&](const auto& a, const auto& b) {
-      const auto ha = host(a), hb = host(b);
-      for (std::size_t k = 0; k < ha.size(); ++k)
-        if (std::memcmp(&ha(k), &hb(k), sizeof(ha(k))) != 0) return false;
-      return ha.size() > 0;
-    };
     CHECK(same(single.R, paired.R));
     CHECK(same(single.u, paired.u));
     CHECK(same(single.U, paired.U));
@@ -280,13 +289,6 @@ TEST_SUITE("adex_costa") {
     Kokkos::parallel_for("by_thread", Range(0, by_thread.size()), by_thread);
     const StepEndTeams<float, Mem, Exec> by_team{teams, true, true, Backend::is_gpu ? 32 : 1};
     Kokkos::parallel_for("by_team", by_team.policy(), by_team);
-    auto host = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v); };
-    auto same = [&](const auto& a, const auto& b) {
-      const auto ha = host(a), hb = host(b);
-      for (std::size_t k = 0; k < ha.size(); ++k)
-        if (std::memcmp(&ha(k), &hb(k), sizeof(ha(k))) != 0) return false;
-      return ha.size() > 0;
-    };
     CHECK(same(threads.chunk_sum, teams.chunk_sum));
     CHECK(same(threads.chunk_count, teams.chunk_count));
     CHECK(same(threads.I, teams.I));

@@ -122,13 +122,9 @@ int main(int argc, char** argv) {
   Kokkos::initialize(argc, argv);
   {
     std::printf("%s, %d threads\n", Exec::name(), Exec().concurrency());
-    for (const std::int64_t n : sizes_from(argc, argv, {2000, 4000})) {
-      copy_yardstick(n * n * 16);
-      for (const Scenario scenario : {Scenario::All, Scenario::PostOnly}) {
-        run<float>(n, "float", scenario);
-        run<double>(n, "double", scenario);
-      }
-    }
+    for_each_case(argc, argv, {2000, 4000}, [](auto real, std::int64_t n, const char* precision, Scenario scenario) {
+      run<decltype(real)>(n, precision, scenario);
+    });
   }
   Kokkos::finalize();
   return 0;

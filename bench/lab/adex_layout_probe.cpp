@@ -98,13 +98,9 @@ void run(std::int64_t n, const char* precision, Scenario scenario) {
 int main(int argc, char** argv) {
   Kokkos::initialize(argc, argv);
   {
-    for (const std::int64_t n : sizes_from(argc, argv, {10000, 20000})) {
-      copy_yardstick(n * n * 16);
-      for (const Scenario scenario : {Scenario::All, Scenario::PostOnly}) {
-        run<float>(n, "float", scenario);
-        run<double>(n, "double", scenario);
-      }
-    }
+    for_each_case(argc, argv, {10000, 20000}, [](auto real, std::int64_t n, const char* precision, Scenario scenario) {
+      run<decltype(real)>(n, precision, scenario);
+    });
   }
   Kokkos::finalize();
   return 0;

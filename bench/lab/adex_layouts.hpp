@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "bench/lab/adex_probe_support.hpp"
@@ -132,6 +133,19 @@ inline std::vector<std::int64_t> sizes_from(int argc, char** argv, std::vector<s
   for (int k = 1; k < argc; ++k)
     if (std::atoll(argv[k]) > 0) sizes.push_back(std::atoll(argv[k]));
   return sizes.empty() ? defaults : sizes;
+}
+
+// Every case of a layout probe: for each size (the command line's, or `defaults`) the copy yardstick, then both
+// scenarios in float and double: run(Real{}, n, precision, scenario).
+template <class Run>
+void for_each_case(int argc, char** argv, std::vector<std::int64_t> defaults, const Run& run) {
+  for (const std::int64_t n : sizes_from(argc, argv, std::move(defaults))) {
+    copy_yardstick(n * n * 16);
+    for (const Scenario scenario : {Scenario::All, Scenario::PostOnly}) {
+      run(float{}, n, "float", scenario);
+      run(double{}, n, "double", scenario);
+    }
+  }
 }
 
 }  // namespace kbrain::adex::probe

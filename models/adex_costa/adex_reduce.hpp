@@ -56,9 +56,8 @@ KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, 
 template <class Real, class Mem>
 KOKKOS_INLINE_FUNCTION void chunk_sum(const AdexState<Real, Mem>& st, const std::int64_t k) {
   const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
-  const std::int64_t first = c * kColumnsPerChunk;
-  const std::int64_t last = first + kColumnsPerChunk < st.n_post ? first + kColumnsPerChunk : st.n_post;
-  ordered_sum(st.msum, st.mcount, b * st.n_post + first, b * st.n_post + last, st.chunk_sum(k), st.chunk_count(k));
+  ordered_sum(st.msum, st.mcount, b * st.n_post + c * kColumnsPerChunk, b * st.n_post + st.chunk_end(c),
+              st.chunk_sum(k), st.chunk_count(k));
 }
 
 // 7. Each column's current from the winner of the highest block that has one (the largest presynaptic index);
@@ -102,23 +101,21 @@ struct StepEndTeams {
   int team_size = 32;  // 1 on host backends (tests)
 
   Policy policy() const {
-    const std::int64_t column_teams = currents ? (st.n_post + kColumnsPerChunk - 1) / kColumnsPerChunk : 0;
+    const std::int64_t column_teams = currents ? st.chunks : 0;
     const std::size_t scratch = ScratchSums::shmem_size(kColumnsPerChunk) + ScratchCounts::shmem_size(kColumnsPerChunk);
     return Policy(int(st.blocks * st.chunks + column_teams), team_size).set_scratch_size(0, Kokkos::PerTeam(scratch));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t k = team.league_rank(), chunk_teams = st.blocks * st.chunks;
-    if (k >= chunk_teams) {
-      const std::int64_t first = (k - chunk_teams) * kColumnsPerChunk;
-      const std::int64_t last = first + kColumnsPerChunk < st.n_post ? first + kColumnsPerChunk : st.n_post;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
+    if (k >= chunk_teams) {  // the columns of chunk k - chunk_teams
+      const std::int64_t c = k - chunk_teams;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c * kColumnsPerChunk, st.chunk_end(c)),
                            [&](const std::int64_t j) { column_current(st, post_updates, j); });
       return;
     }
     const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
-    const std::int64_t first = b * st.n_post + c * kColumnsPerChunk;
-    const std::int64_t width = (c + 1) * kColumnsPerChunk < st.n_post ? kColumnsPerChunk : st.n_post - c * kColumnsPerChunk;
+    const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_end(c) - c * kColumnsPerChunk;
     const ScratchSums sums(team.team_scratch(0), kColumnsPerChunk);
     const ScratchCounts counts(team.team_scratch(0), kColumnsPerChunk);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, width), [&](const std::int64_t q) {

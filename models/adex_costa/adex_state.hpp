@@ -81,6 +81,10 @@ struct AdexState {
   }
   // The slot of synapse (i, j) (i a global row of this state's part).
   KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return (i - row_begin) * pitch + j; }
+  // Chunk c's columns: [c * kColumnsPerChunk, chunk_end(c)) (the last chunk may be partial).
+  KOKKOS_INLINE_FUNCTION std::int64_t chunk_end(std::int64_t c) const {
+    return (c + 1) * kColumnsPerChunk < n_post ? (c + 1) * kColumnsPerChunk : n_post;
+  }
 
   // Per-row arrays cover every row (each rank computes every flag and trace); synapses only rows
   // [first_row, first_row + local_rows), a whole number of blocks.

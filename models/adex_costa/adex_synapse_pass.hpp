@@ -318,8 +318,8 @@ struct SynapsePassChunked {
   template <class Rows>
   static void walk_chunk(const SynapsePass<Real, Mem>& pass, const std::int64_t k, const Rows& rows) {
     const auto& st = pass.st;
-    const std::int64_t b = k / st.chunks, first = (k - b * st.chunks) * kColumnsPerChunk;
-    const std::int64_t width = first + kColumnsPerChunk < st.n_post ? kColumnsPerChunk : st.n_post - first;
+    const std::int64_t b = k / st.chunks, c = k - b * st.chunks, first = c * kColumnsPerChunk;
+    const std::int64_t width = st.chunk_end(c) - first;
     Columns col;
     for (std::int64_t c = 0; c < width; ++c) {
       const ColumnStep step = pass.column(first + c);
