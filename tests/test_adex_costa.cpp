@@ -306,6 +306,53 @@ TEST_SUITE("adex_costa") {
   }
   TEST_CASE_TEMPLATE_APPLY(adex_step_end, KBRAIN_TEST_BACKENDS);
 
+  // StepMean adds the chunk sums of each block in order, then the blocks in order, whatever its team size and however
+  // many pieces of blocks its scratch holds at a time: the bits of a plain loop. Summands of very different sizes,
+  // so that any other order gives other bits. 9 row blocks of 3 chunks; pieces of 4 blocks (three pieces, the last
+  // partial) and of every block at once.
+  TEST_CASE_TEMPLATE_DEFINE("the step mean gives a plain loop's bits for any team size and piece", Backend, adex_step_mean) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    const AdexState<float, Mem> st = mixed_pass_state<Exec>(520, 600);
+    REQUIRE(st.blocks == 9);
+    REQUIRE(st.chunks == 3);
+    auto sums = Kokkos::create_mirror_view(st.chunk_sum);
+    auto counts = Kokkos::create_mirror_view(st.chunk_count);
+    for (std::size_t k = 0; k < sums.size(); ++k) {
+      sums(k) = std::ldexp(1.0 + 0.001 * double(k % 13), int(k % 19) * 3 - 27);
+      counts(k) = std::int64_t(k % 4);
+    }
+    Kokkos::deep_copy(st.chunk_sum, sums);
+    Kokkos::deep_copy(st.chunk_count, counts);
+    double plain = 0;
+    long long plain_count = 0;
+    std::vector<double> block_plain(9, 0.0);
+    for (std::int64_t b = 0; b < 9; ++b) {
+      long long c = 0;
+      for (std::int64_t q = 0; q < 3; ++q) block_plain[b] += sums(b * 3 + q), c += counts(b * 3 + q);
+      plain += block_plain[b], plain_count += c;
+    }
+    const double want = plain / double(plain_count);
+    double backwards = 0;  // the blocks in the other order: other bits (so the check below can fail)
+    for (std::int64_t b = 8; b >= 0; --b) backwards += block_plain[b];
+    CHECK(backwards / double(plain_count) != want);
+    for (const int team_size : {1, Backend::is_gpu ? 3 : 1, Backend::is_gpu ? 128 : 1})  // host teams: one thread
+      for (const std::int64_t piece : {std::int64_t(4), StepMean<float, Mem, Exec>::kPiece}) {
+        CAPTURE(team_size);
+        CAPTURE(piece);
+        Kokkos::deep_copy(st.mbar, -1.0);
+        const StepMean<float, Mem, Exec> mean{st, true, team_size, piece};
+        Kokkos::parallel_for("mean", mean.policy(), mean);
+        const auto mbar = host(st.mbar);
+        CHECK(std::memcmp(&mbar(0), &want, sizeof(double)) == 0);
+        const auto blocks = host(st.block_sum);
+        int block_differs = 0;
+        for (std::int64_t b = 0; b < 9; ++b) block_differs += std::memcmp(&blocks(b), &block_plain[b], sizeof(double)) != 0;
+        CHECK(block_differs == 0);
+      }
+  }
+  TEST_CASE_TEMPLATE_APPLY(adex_step_mean, KBRAIN_TEST_BACKENDS);
+
   // ordered_sum loads its entries in batches (a partial last one included) but must add them one by one in index
   // order: the m̄ tree's definition. Summands of very different sizes make any other order give other bits.
   TEST_CASE("ordered sums add in index order, whatever the batch boundaries") {

@@ -21,11 +21,11 @@ namespace kbrain::adex {
 // memory latency per batch (a partial last batch included) instead of one per entry.
 inline constexpr int kSumBatch = 16;
 
+// Adds entries [first, last) of (sums, counts) to (sum, count), one by one in index order; sum and count are the
+// caller's registers.
 template <class Sums, class Counts>
-KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t last,
+KOKKOS_INLINE_FUNCTION void ordered_add(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t last,
                                         double& sum, long long& count) {
-  double s = 0;
-  long long c = 0;
   for (std::int64_t k = first; k < last; k += kSumBatch) {
     const std::int64_t rest = last - k;  // the last batch may be partial: its loads are still issued together
     double v[kSumBatch];
@@ -43,12 +43,53 @@ KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, 
 #endif
     for (int q = 0; q < kSumBatch; ++q)
       if (q < rest) {
-        s += v[q];
-        c += n[q];
+        sum += v[q];
+        count += n[q];
       }
   }
+}
+
+template <class Sums, class Counts>
+KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t last,
+                                        double& sum, long long& count) {
+  double s = 0;
+  long long c = 0;
+  ordered_add(sums, counts, first, last, s, c);
   sum = s;
   count = c;
+}
+
+// A team's copy of entries [first, first + width) of (sums, counts) into its scratch (to_sums, to_counts): each
+// thread loads kSumBatch entries before it stores any of them, so that it waits for one memory latency per batch
+// instead of one per entry (a loop of loads and stores cannot be reordered by the compiler: the arrays may overlap).
+template <class Member, class Sums, class Counts, class ToSums, class ToCounts>
+KOKKOS_INLINE_FUNCTION void team_copy(const Member& team, const Sums& sums, const Counts& counts, std::int64_t first,
+                                      std::int64_t width, const ToSums& to_sums, const ToCounts& to_counts) {
+  const std::int64_t t = team.team_rank(), n = team.team_size();
+  for (std::int64_t base = 0; base < width; base += kSumBatch * n) {
+    double v[kSumBatch];
+    long long c[kSumBatch];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int q = 0; q < kSumBatch; ++q) {
+      const std::int64_t at = base + q * n + t;
+      if (at < width) {
+        v[q] = sums(first + at);
+        c[q] = counts(first + at);
+      }
+    }
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int q = 0; q < kSumBatch; ++q) {
+      const std::int64_t at = base + q * n + t;
+      if (at < width) {
+        to_sums(at) = v[q];
+        to_counts(at) = c[q];
+      }
+    }
+  }
 }
 
 // The first level of 6 and step 7 in one launch (StepEnd): chunk k's sum for k < blocks * chunks, column k's
@@ -85,7 +126,7 @@ struct StepEnd {
 };
 
 // GPUs: StepEnd with a warp-sized team per chunk. The team's threads copy the chunk's summands into team scratch
-// (neighbouring threads read neighbouring entries, so the copy runs at memory speed), then one thread adds them in
+// (team_copy: neighbouring threads read neighbouring entries, a batch of them at once), then one thread adds them in
 // index order with ordered_sum: chunk_sum's additions, the same bits. A thread per chunk, as StepEnd runs, reads
 // its chunk alone and is limited by memory latency (there are only blocks x chunks of them). Teams after the chunks'
 // take kColumnsPerChunk columns' currents each.
@@ -118,10 +159,7 @@ struct StepEndTeams {
     const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_end(c) - c * kColumnsPerChunk;
     const ScratchSums sums(team.team_scratch(0), kColumnsPerChunk);
     const ScratchCounts counts(team.team_scratch(0), kColumnsPerChunk);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, width), [&](const std::int64_t q) {
-      sums(q) = st.msum(first + q);
-      counts(q) = st.mcount(first + q);
-    });
+    team_copy(team, st.msum, st.mcount, first, width, sums, counts);
     team.team_barrier();
     Kokkos::single(Kokkos::PerTeam(team), [&]() { ordered_sum(sums, counts, 0, width, st.chunk_sum(k), st.chunk_count(k)); });
   }
@@ -129,23 +167,64 @@ struct StepEndTeams {
 
 // The rest of 6, one team: each block's sum over its chunks in order (the team's threads share the blocks), then
 // one thread: m̄ over every block in block order. With `mean` false (a multi-rank run, whose m̄ the host sums over
-// every rank's blocks) only the block sums.
-template <class Real, class Mem, class Member>
+// every rank's blocks) only the block sums. The threads also leave their block sums in team scratch, kPiece blocks at
+// a time, and the one thread adds them from there: reading them back from device memory, it would wait for a memory
+// latency per batch of them, and at the studies' sizes that was most of the launch's time (bench/README.md).
+template <class Real, class Mem, class Exec>
 struct StepMean {
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Member = typename Policy::member_type;
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  using ScratchSums = Kokkos::View<double*, typename Exec::scratch_memory_space, Unmanaged>;
+  using ScratchCounts = Kokkos::View<long long*, typename Exec::scratch_memory_space, Unmanaged>;
+  static constexpr std::int64_t kPiece = 1024;  // block sums held in scratch at once (16 KiB with their counts)
   AdexState<Real, Mem> st;
   bool mean = true;
+  int team_size = 1;
+  std::int64_t piece = kPiece;  // smaller in the tests, so that a small network spans several pieces
+
+  // GPUs: up to kMaxThreads (a thread per block at the studies' sizes, so that each waits for a block's loads once),
+  // as many as the kernel's registers allow; host backends: one thread.
+  static constexpr int kMaxThreads = 512;
+  static int team_size_for(const AdexState<Real, Mem>& st, bool gpu) {
+    if (!gpu) return 1;
+    const StepMean probe{st, true, 1, kPiece};
+    const int most = probe.policy().team_size_max(probe, Kokkos::ParallelForTag());
+    return std::min(kMaxThreads, most);
+  }
+
+  Policy policy() const {
+    const std::size_t scratch = ScratchSums::shmem_size(piece + 1) + ScratchCounts::shmem_size(piece + 1);
+    return Policy(1, team_size).set_scratch_size(0, Kokkos::PerTeam(scratch));
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, st.blocks), [&](const std::int64_t b) {
-      ordered_sum(st.chunk_sum, st.chunk_count, b * st.chunks, (b + 1) * st.chunks, st.block_sum(b), st.block_count(b));
-    });
-    if (!mean) return;
-    team.team_barrier();
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      double sum = 0;
-      long long count = 0;
-      ordered_sum(st.block_sum, st.block_count, 0, st.blocks, sum, count);
-      st.mbar(0) = count > 0 ? sum / double(count) : 0.0;
-    });
+    const ScratchSums sums(team.team_scratch(0), piece + 1);  // entry `piece`: the running sum over earlier pieces
+    const ScratchCounts counts(team.team_scratch(0), piece + 1);
+    if (mean && st.blocks == 0) Kokkos::single(Kokkos::PerTeam(team), [&]() { st.mbar(0) = 0.0; });
+    for (std::int64_t first = 0; first < st.blocks; first += piece) {
+      const std::int64_t last = first + piece < st.blocks ? first + piece : st.blocks;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t b) {
+        double sum;
+        long long count;
+        ordered_sum(st.chunk_sum, st.chunk_count, b * st.chunks, (b + 1) * st.chunks, sum, count);
+        st.block_sum(b) = sum;
+        st.block_count(b) = count;
+        sums(b - first) = sum;
+        counts(b - first) = count;
+      });
+      if (!mean) continue;
+      team.team_barrier();
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        double sum = first == 0 ? 0.0 : sums(piece);  // continuing the one sum: the same additions in block order
+        long long count = first == 0 ? 0 : counts(piece);
+        ordered_add(sums, counts, 0, last - first, sum, count);
+        sums(piece) = sum;
+        counts(piece) = count;
+        if (last == st.blocks) st.mbar(0) = count > 0 ? sum / double(count) : 0.0;
+      });
+      team.team_barrier();
+    }
   }
 };
 
