@@ -19,8 +19,9 @@ using Exec = Kokkos::DefaultExecutionSpace;
 using Mem = Exec::memory_space;
 using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
 
+// all_connected false: every seventh slot unconnected (the flags must be read); true: connections by the rule `all`.
 template <class Real>
-inline void fill(AdexState<Real, Mem>& st) {
+inline void fill(AdexState<Real, Mem>& st, bool all_connected = false) {
   Kokkos::deep_copy(st.pre_flag, 1);
   Kokkos::deep_copy(st.post_prev, 1);
   Kokkos::deep_copy(st.mbar, 0.01);
@@ -33,7 +34,7 @@ inline void fill(AdexState<Real, Mem>& st) {
   auto s = st;
   Kokkos::parallel_for(
       "fill", Range(0, std::int64_t(st.R.extent(0))), KOKKOS_LAMBDA(const std::int64_t id) {  // the padding too
-        s.conn(id) = id % 7 != 0 ? 1 : 0;
+        s.conn(id) = all_connected || id % 7 != 0 ? 1 : 0;
         s.A(id) = Real(0.5 + 1e-9 * double(id % 1000));
         s.U(id) = Real(0.3);
         s.R(id) = Real(0.9);
@@ -59,8 +60,8 @@ inline double median(std::vector<double> t) {
 
 // The synapse bits after the state is filled and `launch` (one pass) has run 3 times.
 template <class Real, class Launch>
-std::vector<Real> bits_after_three(AdexState<Real, Mem>& st, const Launch& launch) {
-  fill(st);
+std::vector<Real> bits_after_three(AdexState<Real, Mem>& st, const Launch& launch, bool all_connected = false) {
+  fill(st, all_connected);
   for (int k = 0; k < 3; ++k) launch();
   Kokkos::fence();
   return bits(st);

@@ -34,6 +34,6 @@ timeout 300 stdbuf -oL "$b/hh_parts_probe" 4000 64000 1000000 >"$out/hh_parts.lo
 # 10 000 columns are 16 past a multiple of a warp, 9984 and 10 016 are whole warps, 10 240 whole warps and lines: the
 # product's pass must take the same time per byte at all four.
 for n in 9984 10000 10016 10240; do
-  timeout 120 "$b/adex_pass_probe" "$n" float pairs >"$out/adex_pass_$n.log" 2>&1; echo "adex $n: exit $?"
+  timeout 120 "$b/adex_pass_probe" "$n" float product >"$out/adex_pass_$n.log" 2>&1; echo "adex $n: exit $?"
 done
 cat "$out"/*.log | grep -E "us per launch|pass|pairs|group|differing" || true
