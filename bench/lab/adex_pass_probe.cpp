@@ -8,8 +8,8 @@
 // same 256 columns of successive row blocks). The yardstick is Kokkos::deep_copy of as many bytes, read + write.
 // The product's GPU pass (SynapsePassGroups, kGpuGroup columns per thread) is timed beside the column per thread
 // every time; `product` times only those two. `groups` times the group pass's options: the connections by the rule
-// `all` (no flag read; against the single column's bits with every synapse connected), 2 rows in flight, and
-// half-width groups (8-byte accesses for float).
+// `all` (no flag read; against the single column's bits with every synapse connected), 2 rows in flight, groups
+// twice as wide (where they stay within 16-byte accesses) and half as wide.
 //   adex_pass_probe N [float|double|both] [shapes|product|groups]
 #include <Kokkos_Core.hpp>
 
@@ -116,6 +116,10 @@ void run(std::int64_t n, const char* precision, bool shapes, bool product_only, 
     time_groups<Real, G, kGpuRowsInFlight>(st, p, connected, precision, true);
     time_groups<Real, G, 2>(st, p, reference, precision, false);
     time_groups<Real, G, 2>(st, p, connected, precision, true);
+    if constexpr (2 * G * sizeof(Real) <= 16) {  // 16-byte accesses
+      time_groups<Real, 2 * G, 1>(st, p, reference, precision, false);
+      time_groups<Real, 2 * G, 1>(st, p, connected, precision, true);
+    }
     time_groups<Real, G / 2, 1>(st, p, reference, precision, false);
     time_groups<Real, G, kGpuRowsInFlight>(st, p, reference, precision, false);  // again: drift of the machine
     return;

@@ -23,6 +23,7 @@ using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
 template <class Real>
 inline void fill(AdexState<Real, Mem>& st, bool all_connected = false) {
   Kokkos::deep_copy(st.pre_flag, 1);
+  Kokkos::deep_copy(st.post_flag, 1);
   Kokkos::deep_copy(st.post_prev, 1);
   Kokkos::deep_copy(st.mbar, 0.01);
   Kokkos::deep_copy(st.decay_r, 0.9);

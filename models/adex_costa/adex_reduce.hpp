@@ -59,39 +59,6 @@ KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, 
   count = c;
 }
 
-// A team's copy of entries [first, first + width) of (sums, counts) into its scratch (to_sums, to_counts): each
-// thread loads kSumBatch entries before it stores any of them, so that it waits for one memory latency per batch
-// instead of one per entry (a loop of loads and stores cannot be reordered by the compiler: the arrays may overlap).
-template <class Member, class Sums, class Counts, class ToSums, class ToCounts>
-KOKKOS_INLINE_FUNCTION void team_copy(const Member& team, const Sums& sums, const Counts& counts, std::int64_t first,
-                                      std::int64_t width, const ToSums& to_sums, const ToCounts& to_counts) {
-  const std::int64_t t = team.team_rank(), n = team.team_size();
-  for (std::int64_t base = 0; base < width; base += kSumBatch * n) {
-    double v[kSumBatch];
-    long long c[kSumBatch];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int q = 0; q < kSumBatch; ++q) {
-      const std::int64_t at = base + q * n + t;
-      if (at < width) {
-        v[q] = sums(first + at);
-        c[q] = counts(first + at);
-      }
-    }
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int q = 0; q < kSumBatch; ++q) {
-      const std::int64_t at = base + q * n + t;
-      if (at < width) {
-        to_sums(at) = v[q];
-        to_counts(at) = c[q];
-      }
-    }
-  }
-}
-
 // The first level of 6 and step 7 in one launch (StepEnd): chunk k's sum for k < blocks * chunks, column k's
 // current for k < n_post (independent work; one launch instead of two).
 template <class Real, class Mem>
@@ -126,7 +93,7 @@ struct StepEnd {
 };
 
 // GPUs: StepEnd with a warp-sized team per chunk. The team's threads copy the chunk's summands into team scratch
-// (team_copy: neighbouring threads read neighbouring entries, a batch of them at once), then one thread adds them in
+// (neighbouring threads read neighbouring entries, so the copy runs at memory speed), then one thread adds them in
 // index order with ordered_sum: chunk_sum's additions, the same bits. A thread per chunk, as StepEnd runs, reads
 // its chunk alone and is limited by memory latency (there are only blocks x chunks of them). Teams after the chunks'
 // take kColumnsPerChunk columns' currents each.
@@ -159,7 +126,10 @@ struct StepEndTeams {
     const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_end(c) - c * kColumnsPerChunk;
     const ScratchSums sums(team.team_scratch(0), kColumnsPerChunk);
     const ScratchCounts counts(team.team_scratch(0), kColumnsPerChunk);
-    team_copy(team, st.msum, st.mcount, first, width, sums, counts);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, width), [&](const std::int64_t q) {
+      sums(q) = st.msum(first + q);
+      counts(q) = st.mcount(first + q);
+    });
     team.team_barrier();
     Kokkos::single(Kokkos::PerTeam(team), [&]() { ordered_sum(sums, counts, 0, width, st.chunk_sum(k), st.chunk_count(k)); });
   }

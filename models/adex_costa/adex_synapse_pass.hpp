@@ -78,7 +78,7 @@ struct SynapseValues {
   Real A = 0, U = 0, R = 0, u = 0;
 };
 
-// GPU threads a row block's columns (or column pairs) take: whole warps.
+// GPU threads a row block's columns (or groups of columns) take: whole warps.
 KOKKOS_INLINE_FUNCTION std::int64_t gpu_columns(std::int64_t columns) { return (columns + 31) / 32 * 32; }
 
 // Rows whose synapse loads a GPU thread issues before it updates the first of them. The loads of later rows do not
@@ -229,10 +229,12 @@ KOKKOS_FORCEINLINE_FUNCTION void store_group(T* at, const GroupOf<T, G>& g) {
   *reinterpret_cast<GroupOf<T, G>*>(at) = g;
 }
 
-// GPUs: columns per thread, so that each array is read and written in 16-byte accesses (float 4, double 2): the pass
-// is limited by how many bytes each thread has in flight more than by their number (the A/B is in bench/README.md).
+// GPUs: columns per thread, 2 (each array read and written in 8-byte accesses in float, 16-byte in double). Groups
+// of 4 floats (16-byte accesses) were faster in a probe without postsynaptic updates and slower in the product's
+// all-firing step, whose postsynaptic arithmetic lengthens each row of a thread; one column per thread was slower in
+// both precisions (the A/Bs are in bench/README.md).
 template <class Real>
-inline constexpr int kGpuGroup = int(16 / sizeof(Real));
+inline constexpr int kGpuGroup = 2;
 
 // GPUs: a thread per (block, group of G neighbouring columns), one G-wide load and store per array. Each column's
 // arithmetic and its rows' order are SynapsePass's, so the bits are too. The thread owns its group's values and
