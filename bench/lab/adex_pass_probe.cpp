@@ -6,10 +6,10 @@
 // product's RangePolicy (Kokkos picks the block size) against explicit blocks of 64 ... 512 threads, in the product's
 // order (a thread block = neighbouring columns of one row block) and in band order (successive thread blocks = the
 // same 256 columns of successive row blocks). The yardstick is Kokkos::deep_copy of as many bytes, read + write.
-// The product's GPU pass (SynapsePassGroups, kGpuGroup columns per thread) is timed beside the column per thread
-// every time; `product` times only those two. `groups` times the group pass's options: the connections by the rule
-// `all` (no flag read; against the single column's bits with every synapse connected), 2 rows in flight, groups
-// twice as wide (where they stay within 16-byte accesses) and half as wide.
+// The product's column-pair pass (SynapsePassPairs) is timed beside R = 1 when N is even; `product` times only those
+// two. `groups` times the lab's group pass (adex_groups.hpp): 2 columns per thread (float 8-byte, double 16-byte
+// accesses) and, for float, 4 (16-byte), each with 1 or 2 rows in flight, with the flags read and with the rule `all`
+// computed instead (against the single column's bits with every synapse connected).
 //   adex_pass_probe N [float|double|both] [shapes|product|groups]
 #include <Kokkos_Core.hpp>
 
@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/lab/adex_groups.hpp"
 #include "bench/lab/adex_probe_support.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
 
@@ -39,22 +40,43 @@ void time_pass(AdexState<Real, Mem>& st, const KernelParams<double>& p, const st
               n2 * double(8 * sizeof(Real) + 1) / s / 1e9, int(8 * sizeof(Real) + 1), same ? "yes" : "NO");
 }
 
-// The product's GPU pass (SynapsePassGroups: a thread per (block, G columns), one G-wide load and store per array)
-// with R rows in flight; `all` true: every synapse connected and the rule `all` computed instead of the flag read.
+// The product's column-pair pass (SynapsePassPairs: a thread per (block, two columns), paired loads and stores).
+template <class Real>
+void time_pairs(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
+                const char* precision) {
+  const SynapsePassPairs<Real, Mem> pairs{SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}};
+  const auto launch = [&] { Kokkos::parallel_for("adex_pass_pairs", Range(0, pairs.launch_size(st.blocks)), pairs); };
+  const bool same = bits_after_three(st, launch) == reference;
+  const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
+  std::printf("pairs %s n %lld: %.4f ms per pass, %.1f GB/s at %d B per synapse-step, bits as R=1: %s\n", precision,
+              static_cast<long long>(st.n_pre), s * 1e3, n2 * double(8 * sizeof(Real) + 1) / s / 1e9,
+              int(8 * sizeof(Real) + 1), same ? "yes" : "NO");
+}
+
+// The lab's group pass (adex_groups.hpp: a thread per (block, G columns), one G-wide load and store per array) with R
+// rows in flight; `all` true: every synapse connected and the rule `all` computed instead of the flag read.
+// `light`: launched as the product launches its pass (kx::light_weight on an execution-space instance), which in the
+// product's all-firing step took longer than these plain launches (bench/README.md, column groups).
 template <class Real, int G, int R>
 void time_groups(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
-                 const char* precision, bool all) {
-  SynapsePass<Real, Mem> base{st, p, 0, st.n_pre, true};
-  if (all) base.rule = ConnectionRule{Connectivity::All, Parity::PostEven};
-  const SynapsePassGroups<Real, Mem, G, R> groups{base};
-  const auto launch = [&] { Kokkos::parallel_for("adex_pass_groups", Range(0, groups.launch_size(st.blocks)), groups); };
+                 const char* precision, bool all, bool light = false) {
+  SynapsePassGroups<Real, Mem, G, R> groups{SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}};
+  if (all) groups.rule = ConnectionRule{Connectivity::All, Parity::PostEven};
+  const auto launch = [&] {
+    if (light)
+      Kokkos::parallel_for("adex_pass_groups", kbrain::kx::light_weight(Range(Exec(), 0, groups.launch_size(st.blocks))),
+                           groups);
+    else
+      Kokkos::parallel_for("adex_pass_groups", Range(0, groups.launch_size(st.blocks)), groups);
+  };
   const bool same = bits_after_three(st, launch, all) == reference;
   const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
   const int bytes = int(8 * sizeof(Real)) + (all ? 0 : 1);
-  std::printf("groups %s n %lld: %d columns (%d-byte accesses), %d rows in flight%s: %.4f ms per pass, %.1f GB/s at "
+  std::printf("groups %s n %lld: %d columns (%d-byte accesses), %d rows in flight%s%s: %.4f ms per pass, %.1f GB/s at "
               "%d B per synapse-step, bits as a column per thread: %s\n",
               precision, static_cast<long long>(st.n_pre), G, int(G * sizeof(Real)), R,
-              all ? ", rule all (no flag read)" : "", s * 1e3, n2 * double(bytes) / s / 1e9, bytes, same ? "yes" : "NO");
+              all ? ", rule all (no flag read)" : "", light ? ", light-weight launch" : "", s * 1e3,
+              n2 * double(bytes) / s / 1e9, bytes, same ? "yes" : "NO");
 }
 
 // One R = 1 pass with an explicit thread-block size; band order: thread block t = (band, row block), 256 columns.
@@ -104,24 +126,25 @@ void run(std::int64_t n, const char* precision, bool shapes, bool product_only, 
   const SynapsePass<Real, Mem, 1> pass{st, p, 0, n, true};
   const auto single = [&] { Kokkos::parallel_for("adex_pass", Range(0, pass.launch_size(st.blocks)), pass); };
   const std::vector<Real> reference = bits_after_three(st, single);
-  constexpr int G = kGpuGroup<Real>;
   time_pass<Real, 1>(st, p, {}, precision);
-  time_groups<Real, G, kGpuRowsInFlight>(st, p, reference, precision, false);
+  if (n % 2 == 0) time_pairs<Real>(st, p, reference, precision);
   if (product_only) {
     time_pass<Real, 1>(st, p, reference, precision);
     return;
   }
   if (groups) {
     const std::vector<Real> connected = bits_after_three(st, single, true);
-    time_groups<Real, G, kGpuRowsInFlight>(st, p, connected, precision, true);
-    time_groups<Real, G, 2>(st, p, reference, precision, false);
-    time_groups<Real, G, 2>(st, p, connected, precision, true);
-    if constexpr (2 * G * sizeof(Real) <= 16) {  // 16-byte accesses
-      time_groups<Real, 2 * G, 1>(st, p, reference, precision, false);
-      time_groups<Real, 2 * G, 1>(st, p, connected, precision, true);
+    time_groups<Real, 2, 1>(st, p, reference, precision, false);
+    time_groups<Real, 2, 1>(st, p, connected, precision, true);
+    time_groups<Real, 2, 2>(st, p, reference, precision, false);
+    time_groups<Real, 2, 2>(st, p, connected, precision, true);
+    if constexpr (sizeof(Real) == 4) {  // 16-byte accesses
+      time_groups<Real, 4, 1>(st, p, reference, precision, false);
+      time_groups<Real, 4, 1>(st, p, connected, precision, true);
     }
-    time_groups<Real, G / 2, 1>(st, p, reference, precision, false);
-    time_groups<Real, G, kGpuRowsInFlight>(st, p, reference, precision, false);  // again: drift of the machine
+    time_groups<Real, 2, 2>(st, p, connected, precision, true, true);
+    time_groups<Real, 2, 1>(st, p, reference, precision, false, true);
+    if (n % 2 == 0) time_pairs<Real>(st, p, reference, precision);  // again: drift of the machine
     return;
   }
   if (shapes) {

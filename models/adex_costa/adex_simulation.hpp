@@ -65,11 +65,10 @@ class AdexSimulation {
       ring_ = SpikeFlagRing<Exec>(plan.n_post);
     }
     res.connections = plan.connections;
+    const bool pairs = Backend::is_gpu && gpu_pass_on_pairs<Real, Mem>(plan.n_post);
     res.strategy = fmt::format("dense, {} rows per block, a thread per (block, {})", kRowsPerBlock,
                                !Backend::is_gpu ? fmt::format("chunk of {} columns", kColumnsPerChunk)
-                                                : fmt::format("{} columns", kGpuGroup<Real>));
-    if (Backend::is_gpu && plan.connectivity != Connectivity::File)
-      res.strategy += ", connections by rule (no flag read)";
+                                                : pairs ? std::string("column pair") : std::string("column"));
     if (streamed_)
       res.strategy += fmt::format("; out-of-core: {} chunks of {} rows streamed, page-locked link measured at {:.1f} GB/s",
                                   streamed_->chunks(), streamed_->chunk_rows(), streamed_->link_bytes_per_s() / 1e9);
@@ -119,8 +118,7 @@ class AdexSimulation {
       Kokkos::parallel_for("kbrain::adex::list_flags", range(begin, end), ListFlags<Mem>{listed_, spike_sources_});
     }
     Kokkos::parallel_for("kbrain::adex::step_start", range(std::max(rows, cols)), step_start(n, t, post_updates));
-    SynapsePass<Real, Mem> pass{st_, pd_, st_.row_begin, st_.rows, post_updates};
-    pass.rule = ConnectionRule{plan_.connectivity, plan_.parity};
+    const SynapsePass<Real, Mem> pass{st_, pd_, st_.row_begin, st_.rows, post_updates};
     if (streamed_)
       streamed_->run(pass, n % 2 == 0);
     else if constexpr (Backend::is_gpu)

@@ -6,7 +6,6 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
-#include "models/adex_costa/adex_connectivity.hpp"
 #include "models/adex_costa/adex_kernel_params.hpp"
 #include "models/adex_costa/adex_state.hpp"
 
@@ -18,17 +17,6 @@ namespace kbrain::adex {
 // update): on GPUs a thread per (block, column) walks the rows (neighbouring threads read neighbouring columns),
 // loading the synapses of RowsInFlight rows before it updates the first of them; on CPUs a thread per (block, chunk
 // of columns) walks the rows with the columns innermost, so each row is a contiguous stream.
-
-// How a pass learns whether synapse (i, j) is connected: from the stored flags (a connection file's) or from the
-// rule that set them (all, half), computed from (i, j) with i the row's index in the whole network.
-struct ConnectionRule {
-  Connectivity connectivity = Connectivity::File;
-  Parity parity = Parity::PostEven;
-  KOKKOS_INLINE_FUNCTION bool stored() const { return connectivity == Connectivity::File; }
-  KOKKOS_INLINE_FUNCTION bool connected(std::int64_t i, std::int64_t j) const {
-    return connected_by_rule(connectivity, parity, i, j);
-  }
-};
 
 // What a (block, column) gathers while it walks its rows.
 struct ColumnScan {
@@ -78,7 +66,7 @@ struct SynapseValues {
   Real A = 0, U = 0, R = 0, u = 0;
 };
 
-// GPU threads a row block's columns (or groups of columns) take: whole warps.
+// GPU threads a row block's columns (or column pairs) take: whole warps.
 KOKKOS_INLINE_FUNCTION std::int64_t gpu_columns(std::int64_t columns) { return (columns + 31) / 32 * 32; }
 
 // Rows whose synapse loads a GPU thread issues before it updates the first of them. The loads of later rows do not
@@ -95,7 +83,6 @@ struct SynapsePass {
   std::int64_t rows = 0;       // rows of this pass
   bool post_updates = true;
   std::int64_t block_offset = 0;  // index of block 0 among the partial sums' blocks (a streamed chunk's first block)
-  ConnectionRule rule{};          // by default the stored flags (always right); the GPU groups compute a rule's
 
   KOKKOS_INLINE_FUNCTION ColumnStep column(std::int64_t j) const {
     const bool owes = st.post_prev(j) != 0;
@@ -214,147 +201,96 @@ struct SynapsePass {
   }
 };
 
-// G neighbouring values, loaded or stored by one memory access. A group starts at a multiple of G columns and a row's
-// pitch is whole 128-byte lines (AdexState::row_pitch), so a group never straddles a row and is aligned to its size.
-template <class T, int G>
-struct alignas(G * sizeof(T)) GroupOf {
-  T v[G];
+// Two neighbouring values, loaded or stored by one memory access (columns j, j + 1 with j even; n_post and the row
+// pitch even, so the pair never straddles a row and is aligned to its size).
+template <class T>
+struct alignas(2 * sizeof(T)) TwoOf {
+  T first, second;
 };
-template <int G, class T>
-KOKKOS_FORCEINLINE_FUNCTION GroupOf<T, G> load_group(const T* at) {
-  return *reinterpret_cast<const GroupOf<T, G>*>(at);
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION TwoOf<T> load_two(const T* at) {
+  return *reinterpret_cast<const TwoOf<T>*>(at);
 }
-template <int G, class T>
-KOKKOS_FORCEINLINE_FUNCTION void store_group(T* at, const GroupOf<T, G>& g) {
-  *reinterpret_cast<GroupOf<T, G>*>(at) = g;
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_two(T* at, T first, T second) {
+  *reinterpret_cast<TwoOf<T>*>(at) = TwoOf<T>{first, second};
 }
 
-// GPUs: columns per thread, 2 (each array read and written in 8-byte accesses in float, 16-byte in double). Groups
-// of 4 floats (16-byte accesses) were faster in a probe without postsynaptic updates and slower in the product's
-// all-firing step, whose postsynaptic arithmetic lengthens each row of a thread; one column per thread was slower in
-// both precisions (the A/Bs are in bench/README.md).
-template <class Real>
-inline constexpr int kGpuGroup = 2;
-
-// GPUs: a thread per (block, group of G neighbouring columns), one G-wide load and store per array. Each column's
-// arithmetic and its rows' order are SynapsePass's, so the bits are too. The thread owns its group's values and
-// stores back unchanged those of a column that is untouched, unconnected or past the row's end (the last group of a
-// row may reach into the row's padding, which it reads and writes back as it was). Where the connections follow a
-// rule (all, half), the rule is computed instead of the flag read: one byte fewer per synapse-step.
-template <class Real, class Mem, int G = kGpuGroup<Real>, int RowsInFlight = kGpuRowsInFlight>
-struct SynapsePassGroups {
-  static_assert(G >= 1 && 128 % (G * sizeof(Real)) == 0, "a group must divide a 128-byte line");
+// GPUs, float: a thread per (block, pair of columns). A float row segment of one warp is then 256 bytes per array
+// instead of 128, as double's is: the pass is limited by its memory accesses more than by their bytes (the A/B is
+// in bench/README.md). Each column's
+// arithmetic and its rows' order are SynapsePass's, so the bits are too; a pair whose one column is untouched or
+// unconnected stores that column's values back unchanged (the thread owns both).
+template <class Real, class Mem>
+struct SynapsePassPairs {
   SynapsePass<Real, Mem> pass;
 
-  // One row of a group: what its update reads (active: the row exists and its update touches the group).
-  struct Loaded {
-    bool active = false, pre = false;
-    GroupOf<std::uint8_t, G> conn{};
-    GroupOf<Real, G> A{}, U{}, R{}, u{};
-  };
-  // The columns of a group: their step, whether the step touches them, whether they exist (the last group of a row
-  // may reach into the row's padding).
-  struct Columns {
-    ColumnStep c[G];
-    bool col[G], real[G], any = false;
-  };
+  static bool fits(std::int64_t n_post) { return n_post % 2 == 0; }
 
-  KOKKOS_INLINE_FUNCTION std::int64_t groups() const { return (pass.st.n_post + G - 1) / G; }
-  // k = (block, group), a block's groups padded to whole warps as SynapsePass's columns are.
+  // k = (block, pair), a block's pairs padded to whole warps as SynapsePass's columns are.
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
-    const std::int64_t width = gpu_columns(groups()), b = k / width, q = k - b * width;
-    if (q < groups()) walk(b, G * q);
+    const std::int64_t pairs = pass.st.n_post / 2, width = gpu_columns(pairs), b = k / width, q = k - b * width;
+    if (q < pairs) walk(b, 2 * q);
   }
-  std::int64_t launch_size(std::int64_t blocks) const { return blocks * gpu_columns(groups()); }
+  std::int64_t launch_size(std::int64_t blocks) const { return blocks * gpu_columns(pass.st.n_post / 2); }
 
-  // The flags, A and (if the row fired) U, R, u are loaded together (see SynapsePass::load).
-  KOKKOS_INLINE_FUNCTION Loaded load(std::int64_t i, std::int64_t last, std::int64_t j, const Columns& cols) const {
-    Loaded v;
-    if (i >= last) return v;
-    const auto& st = pass.st;
-    v.pre = st.pre_flag(i) != 0;
-    if (!(v.pre || cols.any)) return v;
-    v.active = true;
-    const std::int64_t id = pass.slot(i, j);
-    if (pass.rule.stored()) v.conn = load_group<G>(st.conn.data() + id);
-    v.A = load_group<G>(st.A.data() + id);
-    if (v.pre) {
-      v.U = load_group<G>(st.U.data() + id);
-      v.R = load_group<G>(st.R.data() + id);
-      v.u = load_group<G>(st.u.data() + id);
-    }
-    return v;
-  }
-
-  KOKKOS_INLINE_FUNCTION void update(std::int64_t i, std::int64_t j, const Columns& cols, Loaded& v,
-                                     ColumnScan* scan) const {
-    bool any_pre = false, any_A = false;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int g = 0; g < G; ++g) {
-      SynapseValues<Real> s;
-      s.touched = cols.real[g] && (v.pre || cols.col[g]);
-      s.connected = pass.rule.stored() ? v.conn.v[g] != 0 : pass.rule.connected(i, j + g);
-      s.A = v.A.v[g], s.U = v.U.v[g], s.R = v.R.v[g], s.u = v.u.v[g];
-      const auto changed = pass.apply(i, v.pre, cols.c[g], s, scan[g]);
-      v.A.v[g] = s.A, v.U.v[g] = s.U, v.R.v[g] = s.R, v.u.v[g] = s.u;
-      any_pre = any_pre || changed.pre;
-      any_A = any_A || changed.A;
-    }
-    const auto& st = pass.st;
-    const std::int64_t id = pass.slot(i, j);
-    if (any_pre) {
-      store_group<G>(st.R.data() + id, v.R);
-      store_group<G>(st.u.data() + id, v.u);
-      store_group<G>(st.U.data() + id, v.U);
-    }
-    if (any_A) store_group<G>(st.A.data() + id, v.A);
-  }
-
-  // Group j..j+G-1 of block b. Rows are updated in ascending order; only their loads run ahead (RowsInFlight, as in
-  // SynapsePass).
   KOKKOS_INLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j) const {
-    Columns cols;
-    ColumnScan scan[G];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int g = 0; g < G; ++g) {
-      cols.real[g] = j + g < pass.st.n_post;
-      cols.c[g] = cols.real[g] ? pass.column(j + g) : ColumnStep{false, false, 0.0, 0.0, 0.0};
-      cols.col[g] = cols.c[g].post || cols.c[g].owes;
-      cols.any = cols.any || cols.col[g];
-    }
+    const auto& st = pass.st;
+    const ColumnStep c0 = pass.column(j), c1 = pass.column(j + 1);
+    const bool col0 = c0.post || c0.owes, col1 = c1.post || c1.owes;
+    ColumnScan scan0, scan1;
     const std::int64_t last = pass.row_end(b);
-    for (std::int64_t i = pass.row_begin + b * kRowsPerBlock; i < last; i += RowsInFlight) {
-      Loaded v[RowsInFlight];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-      for (int r = 0; r < RowsInFlight; ++r) v[r] = load(i + r, last, j, cols);
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-      for (int r = 0; r < RowsInFlight; ++r)
-        if (v[r].active) update(i + r, j, cols, v[r], scan);
+    for (std::int64_t i = pass.row_begin + b * kRowsPerBlock; i < last; ++i) {
+      const bool pre = st.pre_flag(i) != 0;
+      if (!(pre || col0 || col1)) continue;
+      const std::int64_t id = pass.slot(i, j);
+      const TwoOf<std::uint8_t> conn = load_two(st.conn.data() + id);
+      const TwoOf<Real> A = load_two(st.A.data() + id);
+      SynapseValues<Real> v0, v1;
+      v0.touched = pre || col0, v0.connected = conn.first != 0, v0.A = A.first;
+      v1.touched = pre || col1, v1.connected = conn.second != 0, v1.A = A.second;
+      if (pre) {
+        const TwoOf<Real> U = load_two(st.U.data() + id), R = load_two(st.R.data() + id), u = load_two(st.u.data() + id);
+        v0.U = U.first, v0.R = R.first, v0.u = u.first;
+        v1.U = U.second, v1.R = R.second, v1.u = u.second;
+      }
+      const auto ch0 = pass.apply(i, pre, c0, v0, scan0);
+      const auto ch1 = pass.apply(i, pre, c1, v1, scan1);
+      if (ch0.pre || ch1.pre) {
+        store_two(st.R.data() + id, v0.R, v1.R);
+        store_two(st.u.data() + id, v0.u, v1.u);
+        store_two(st.U.data() + id, v0.U, v1.U);
+      }
+      if (ch0.A || ch1.A) store_two(st.A.data() + id, v0.A, v1.A);
     }
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int g = 0; g < G; ++g)
-      if (cols.real[g]) pass.store(b, j + g, scan[g]);
+    pass.store(b, j, scan0);
+    pass.store(b, j + 1, scan1);
   }
 };
 
-// The GPU pass over `blocks` row blocks of `pass`, queued on `exec`, a group of kGpuGroup columns per thread.
-// Light-weight: the functor holds the whole state (about 1 KiB).
+// Whether GPUs run the pass on column pairs for this precision: float only (double's single column already reads
+// 256 bytes per warp and array; the A/B of both is in bench/README.md).
+template <class Real>
+inline constexpr bool kGpuColumnPairs = sizeof(Real) == 4;
+
+// Whether the GPU pass of a row length runs on column pairs.
+template <class Real, class Mem>
+bool gpu_pass_on_pairs(std::int64_t n_post) {
+  return kGpuColumnPairs<Real> && SynapsePassPairs<Real, Mem>::fits(n_post);
+}
+
+// The GPU pass over `blocks` row blocks of `pass`, queued on `exec`: column pairs where gpu_pass_on_pairs, else a
+// column per thread. Light-weight: the functor holds the whole state (about 1 KiB).
 template <class Exec, class Real, class Mem>
 void launch_gpu_synapse_pass(const Exec& exec, const char* name, const SynapsePass<Real, Mem>& pass,
                              std::int64_t blocks) {
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-  const SynapsePassGroups<Real, Mem> groups{pass};
-  Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, groups.launch_size(blocks))), groups);
+  if (gpu_pass_on_pairs<Real, Mem>(pass.st.n_post)) {
+    const SynapsePassPairs<Real, Mem> pairs{pass};
+    Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, pairs.launch_size(blocks))), pairs);
+  } else {
+    Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, pass.launch_size(blocks))), pass);
+  }
 }
 
 // CPUs: k = (block, chunk of kColumnsPerChunk columns), the columns innermost. A row's columns are one SIMD loop in

@@ -1,0 +1,154 @@
+#pragma once
+// Lab only (adex_pass_probe `groups`): the dense AdEx synapse pass with G neighbouring columns per GPU thread and,
+// optionally, the connection rule computed instead of the flag read. It generalises the product's column pairs
+// (SynapsePassPairs); in the product's all-firing step on an H200 it was slower than the pairs for float at G = 2 and
+// G = 4 and 1.5 % faster for double at G = 2, while this probe's back-to-back passes favoured it. bench/README.md,
+// "column groups", has the figures and why the product keeps the pairs.
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include "models/adex_costa/adex_connectivity.hpp"
+#include "models/adex_costa/adex_synapse_pass.hpp"
+
+namespace kbrain::adex::probe {
+
+// How the group pass learns whether synapse (i, j) is connected: from the stored flags or from the rule that set them
+// (all, half), computed from (i, j) with i the row's index in the whole network.
+struct ConnectionRule {
+  Connectivity connectivity = Connectivity::File;
+  Parity parity = Parity::PostEven;
+  KOKKOS_INLINE_FUNCTION bool stored() const { return connectivity == Connectivity::File; }
+  KOKKOS_INLINE_FUNCTION bool connected(std::int64_t i, std::int64_t j) const {
+    return connected_by_rule(connectivity, parity, i, j);
+  }
+};
+
+// G neighbouring values, loaded or stored by one memory access. A group starts at a multiple of G columns and a row's
+// pitch is whole 128-byte lines (AdexState::row_pitch), so a group never straddles a row and is aligned to its size.
+template <class T, int G>
+struct alignas(G * sizeof(T)) GroupOf {
+  T v[G];
+};
+template <int G, class T>
+KOKKOS_FORCEINLINE_FUNCTION GroupOf<T, G> load_group(const T* at) {
+  return *reinterpret_cast<const GroupOf<T, G>*>(at);
+}
+template <int G, class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_group(T* at, const GroupOf<T, G>& g) {
+  *reinterpret_cast<GroupOf<T, G>*>(at) = g;
+}
+
+// GPUs: a thread per (block, group of G neighbouring columns), one G-wide load and store per array. Each column's
+// arithmetic and its rows' order are SynapsePass's, so the bits are too. The thread owns its group's values and
+// stores back unchanged those of a column that is untouched, unconnected or past the row's end (the last group of a
+// row may reach into the row's padding, which it reads and writes back as it was). Where the connections follow a
+// rule (all, half), the rule is computed instead of the flag read: one byte fewer per synapse-step.
+template <class Real, class Mem, int G, int RowsInFlight = kGpuRowsInFlight>
+struct SynapsePassGroups {
+  static_assert(G >= 1 && 128 % (G * sizeof(Real)) == 0, "a group must divide a 128-byte line");
+  SynapsePass<Real, Mem> pass;
+  ConnectionRule rule{};  // by default the stored flags
+
+  // One row of a group: what its update reads (active: the row exists and its update touches the group).
+  struct Loaded {
+    bool active = false, pre = false;
+    GroupOf<std::uint8_t, G> conn{};
+    GroupOf<Real, G> A{}, U{}, R{}, u{};
+  };
+  // The columns of a group: their step, whether the step touches them, whether they exist (the last group of a row
+  // may reach into the row's padding).
+  struct Columns {
+    ColumnStep c[G];
+    bool col[G], real[G], any = false;
+  };
+
+  KOKKOS_INLINE_FUNCTION std::int64_t groups() const { return (pass.st.n_post + G - 1) / G; }
+  // k = (block, group), a block's groups padded to whole warps as SynapsePass's columns are.
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const std::int64_t width = gpu_columns(groups()), b = k / width, q = k - b * width;
+    if (q < groups()) walk(b, G * q);
+  }
+  std::int64_t launch_size(std::int64_t blocks) const { return blocks * gpu_columns(groups()); }
+
+  // The flags, A and (if the row fired) U, R, u are loaded together (see SynapsePass::load).
+  KOKKOS_INLINE_FUNCTION Loaded load(std::int64_t i, std::int64_t last, std::int64_t j, const Columns& cols) const {
+    Loaded v;
+    if (i >= last) return v;
+    const auto& st = pass.st;
+    v.pre = st.pre_flag(i) != 0;
+    if (!(v.pre || cols.any)) return v;
+    v.active = true;
+    const std::int64_t id = pass.slot(i, j);
+    if (rule.stored()) v.conn = load_group<G>(st.conn.data() + id);
+    v.A = load_group<G>(st.A.data() + id);
+    if (v.pre) {
+      v.U = load_group<G>(st.U.data() + id);
+      v.R = load_group<G>(st.R.data() + id);
+      v.u = load_group<G>(st.u.data() + id);
+    }
+    return v;
+  }
+
+  KOKKOS_INLINE_FUNCTION void update(std::int64_t i, std::int64_t j, const Columns& cols, Loaded& v,
+                                     ColumnScan* scan) const {
+    bool any_pre = false, any_A = false;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int g = 0; g < G; ++g) {
+      SynapseValues<Real> s;
+      s.touched = cols.real[g] && (v.pre || cols.col[g]);
+      s.connected = rule.stored() ? v.conn.v[g] != 0 : rule.connected(i, j + g);
+      s.A = v.A.v[g], s.U = v.U.v[g], s.R = v.R.v[g], s.u = v.u.v[g];
+      const auto changed = pass.apply(i, v.pre, cols.c[g], s, scan[g]);
+      v.A.v[g] = s.A, v.U.v[g] = s.U, v.R.v[g] = s.R, v.u.v[g] = s.u;
+      any_pre = any_pre || changed.pre;
+      any_A = any_A || changed.A;
+    }
+    const auto& st = pass.st;
+    const std::int64_t id = pass.slot(i, j);
+    if (any_pre) {
+      store_group<G>(st.R.data() + id, v.R);
+      store_group<G>(st.u.data() + id, v.u);
+      store_group<G>(st.U.data() + id, v.U);
+    }
+    if (any_A) store_group<G>(st.A.data() + id, v.A);
+  }
+
+  // Group j..j+G-1 of block b. Rows are updated in ascending order; only their loads run ahead (RowsInFlight, as in
+  // SynapsePass).
+  KOKKOS_INLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j) const {
+    Columns cols;
+    ColumnScan scan[G];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int g = 0; g < G; ++g) {
+      cols.real[g] = j + g < pass.st.n_post;
+      cols.c[g] = cols.real[g] ? pass.column(j + g) : ColumnStep{false, false, 0.0, 0.0, 0.0};
+      cols.col[g] = cols.c[g].post || cols.c[g].owes;
+      cols.any = cols.any || cols.col[g];
+    }
+    const std::int64_t last = pass.row_end(b);
+    for (std::int64_t i = pass.row_begin + b * kRowsPerBlock; i < last; i += RowsInFlight) {
+      Loaded v[RowsInFlight];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int r = 0; r < RowsInFlight; ++r) v[r] = load(i + r, last, j, cols);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int r = 0; r < RowsInFlight; ++r)
+        if (v[r].active) update(i + r, j, cols, v[r], scan);
+    }
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int g = 0; g < G; ++g)
+      if (cols.real[g]) pass.store(b, j + g, scan[g]);
+  }
+};
+
+}  // namespace kbrain::adex::probe
