@@ -18,26 +18,29 @@ t0=$(date +%s)
 (cd "$here" && KBRAIN_MPI=0 KBRAIN_JOBS=8 scripts/offline_build.sh cuda "${flags[@]}" >"$out/build_new.log" 2>&1; echo "new build exit $? after $(( $(date +%s) - t0 )) s") &
 wait
 t61="$here/experiments/neofytou_t6_1_mxm.toml"
+# experiment (Table 6.1's all-connected mxm, Table 6.4's half), size, precision, steps
+cases=("t6_1_mxm 10000 float 1000" "t6_1_mxm 10000 double 1000" "t6_1_mxm 20000 float 100" "t6_1_mxm 5000 float 1000"
+  "t6_1_mxm 1000 float 1000" "t6_4_mxm_half 10000 float 1000")
 for round in 1 2; do
   for tree in old new; do
     kb="$here/build/cuda/experiments/program/kbrain"; [ "$tree" = old ] && kb="$old/build/cuda/experiments/program/kbrain"
-    for c in "10000 float 1000" "10000 double 1000" "20000 float 100" "5000 float 1000" "1000 float 1000"; do
+    for c in "${cases[@]}"; do
       set -- $c
-      dir="/tmp/ab_adex/$tree-$1-$2-$round"
+      dir="/tmp/ab_adex/$tree-$1-$2-$3-$round"
       rm -rf "$dir"
-      if "$kb" run "$t61" -b cuda -p "$2" --size "$1" --steps "$3" -o "$dir" >"$dir.log" 2>&1; then
-        echo "$tree round $round ${1}^2 $2 $3 steps simulate_s $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['simulate_s'])" "$dir/run.json")"
+      if "$kb" run "$here/experiments/neofytou_$1.toml" -b cuda -p "$3" --size "$2" --steps "$4" -o "$dir" >"$dir.log" 2>&1; then
+        echo "$tree round $round $1 ${2}^2 $3 $4 steps simulate_s $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['simulate_s'])" "$dir/run.json")"
       else
-        echo "$tree round $round ${1}^2 $2 FAILED: $(tail -2 "$dir.log")"
+        echo "$tree round $round $1 ${2}^2 $3 FAILED: $(tail -2 "$dir.log")"
       fi
     done
   done
 done
 # Both trees' spike files, compared (the kernels' changes must keep them byte-identical).
-for c in "10000 float" "10000 double" "1000 float"; do
+for c in "${cases[@]}"; do
   set -- $c
-  cmp -s "/tmp/ab_adex/old-$1-$2-1/spikes.csv" "/tmp/ab_adex/new-$1-$2-1/spikes.csv" \
-    && echo "spikes ${1}^2 $2: identical" || echo "spikes ${1}^2 $2: DIFFER"
+  cmp -s "/tmp/ab_adex/old-$1-$2-$3-1/spikes.csv" "/tmp/ab_adex/new-$1-$2-$3-1/spikes.csv" \
+    && echo "spikes $1 ${2}^2 $3: identical" || echo "spikes $1 ${2}^2 $3: DIFFER"
 done
 # KBRAIN_AB_NCU=1: each kernel's time in two steps of each tree (Nsight Compute, kernels run one at a time), µs.
 if [ "${KBRAIN_AB_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
