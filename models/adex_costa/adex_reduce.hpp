@@ -139,7 +139,7 @@ struct StepEndTeams {
 // one thread: m̄ over every block in block order. With `mean` false (a multi-rank run, whose m̄ the host sums over
 // every rank's blocks) only the block sums. The threads also leave their block sums in team scratch, kPiece blocks at
 // a time, and the one thread adds them from there: reading them back from device memory, it would wait for a memory
-// latency per batch of them, and at the studies' sizes that was most of the launch's time (bench/README.md).
+// latency per batch of them (the A/B is in bench/README.md).
 template <class Real, class Mem, class Exec>
 struct StepMean {
   using Policy = Kokkos::TeamPolicy<Exec>;
