@@ -53,54 +53,36 @@ void time_pairs(AdexState<Real, Mem>& st, const KernelParams<double>& p, const s
               int(8 * sizeof(Real) + 1), same ? "yes" : "NO");
 }
 
-// The group pass launched as the product launches (light-weight, on an instance) with Kokkos::LaunchBounds<MaxThreads,
-// MinBlocks>, which caps its registers: the light-weight launch took 100-140 registers where the plain one took
-// 88-108 (ptxas, sm_90), and ran 10-25 % slower (bench/README.md, column groups). <128, 5> leaves G = 2, R = 2 88
-// registers in float and 96 in double without spills; <256, 3> spilled.
-template <class Real, int G, int R, unsigned MaxThreads, unsigned MinBlocks>
-void time_groups_bounded(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
-                         const char* precision) {
-  SynapsePassGroups<Real, Mem, G, R> groups{SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}};
-  groups.rule = ConnectionRule{Connectivity::All, Parity::PostEven};
-  using Bounded = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<MaxThreads, MinBlocks>>;
-  const auto launch = [&] {
-    Kokkos::parallel_for("adex_pass_groups_bounded", kbrain::kx::light_weight(Bounded(Exec(), 0, groups.launch_size(st.blocks))),
-                         groups);
-  };
-  const bool same = bits_after_three(st, launch, true) == reference;
-  const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
-  const int bytes = int(8 * sizeof(Real));
-  std::printf("groups %s n %lld: %d columns, %d rows in flight, rule all, light-weight launch bounded to %u threads x %u "
-              "blocks: %.4f ms per pass, %.1f GB/s at %d B per synapse-step, bits as a column per thread: %s\n",
-              precision, static_cast<long long>(st.n_pre), G, R, MaxThreads, MinBlocks, s * 1e3,
-              n2 * double(bytes) / s / 1e9, bytes, same ? "yes" : "NO");
-}
-
 // The lab's group pass (adex_groups.hpp: a thread per (block, G columns), one G-wide load and store per array) with R
 // rows in flight; `all` true: every synapse connected and the rule `all` computed instead of the flag read.
-// `light`: launched as the product launches its pass (kx::light_weight on an execution-space instance), which in the
-// product's all-firing step took longer than these plain launches (bench/README.md, column groups).
-template <class Real, int G, int R>
+// `light` (its label): launched as the product launches its pass (kx::light_weight on an execution-space instance),
+// which in the product's all-firing step took longer than the plain launch (bench/README.md, column groups), under
+// `Policy`, which may carry Kokkos::LaunchBounds to cap the kernel's registers (the light-weight launch took 100-140
+// registers where the plain one took 88-108; ptxas, sm_90).
+template <class Real, int G, int R, class Policy = Range>
 void time_groups(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
-                 const char* precision, bool all, bool light = false) {
+                 const char* precision, bool all, const char* light = nullptr) {
   SynapsePassGroups<Real, Mem, G, R> groups{SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}};
   if (all) groups.rule = ConnectionRule{Connectivity::All, Parity::PostEven};
   const auto launch = [&] {
     if (light)
-      Kokkos::parallel_for("adex_pass_groups", kbrain::kx::light_weight(Range(Exec(), 0, groups.launch_size(st.blocks))),
+      Kokkos::parallel_for("adex_pass_groups", kbrain::kx::light_weight(Policy(Exec(), 0, groups.launch_size(st.blocks))),
                            groups);
     else
-      Kokkos::parallel_for("adex_pass_groups", Range(0, groups.launch_size(st.blocks)), groups);
+      Kokkos::parallel_for("adex_pass_groups", Policy(0, groups.launch_size(st.blocks)), groups);
   };
   const bool same = bits_after_three(st, launch, all) == reference;
   const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
   const int bytes = int(8 * sizeof(Real)) + (all ? 0 : 1);
-  std::printf("groups %s n %lld: %d columns (%d-byte accesses), %d rows in flight%s%s: %.4f ms per pass, %.1f GB/s at "
-              "%d B per synapse-step, bits as a column per thread: %s\n",
+  std::printf("groups %s n %lld: %d columns (%d-byte accesses), %d rows in flight%s%s%s: %.4f ms per pass, %.1f GB/s "
+              "at %d B per synapse-step, bits as a column per thread: %s\n",
               precision, static_cast<long long>(st.n_pre), G, int(G * sizeof(Real)), R,
-              all ? ", rule all (no flag read)" : "", light ? ", light-weight launch" : "", s * 1e3,
+              all ? ", rule all (no flag read)" : "", light ? ", " : "", light ? light : "", s * 1e3,
               n2 * double(bytes) / s / 1e9, bytes, same ? "yes" : "NO");
 }
+
+// <128, 5> leaves G = 2, R = 2 88 registers in float and 96 in double without spills; <256, 3> spilled.
+using BoundedRange = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<128, 5>>;
 
 // One R = 1 pass with an explicit thread-block size; band order: thread block t = (band, row block), 256 columns.
 template <class Real>
@@ -165,9 +147,9 @@ void run(std::int64_t n, const char* precision, bool shapes, bool product_only, 
       time_groups<Real, 4, 1>(st, p, reference, precision, false);
       time_groups<Real, 4, 1>(st, p, connected, precision, true);
     }
-    time_groups<Real, 2, 2>(st, p, connected, precision, true, true);
-    time_groups<Real, 2, 1>(st, p, reference, precision, false, true);
-    time_groups_bounded<Real, 2, 2, 128, 5>(st, p, connected, precision);
+    time_groups<Real, 2, 2>(st, p, connected, precision, true, "light-weight launch");
+    time_groups<Real, 2, 1>(st, p, reference, precision, false, "light-weight launch");
+    time_groups<Real, 2, 2, BoundedRange>(st, p, connected, precision, true, "light-weight launch, LaunchBounds<128, 5>");
     if (n % 2 == 0) time_pairs<Real>(st, p, reference, precision);  // again: drift of the machine
     return;
   }

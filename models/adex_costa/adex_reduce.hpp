@@ -3,6 +3,7 @@
 // column's current from its winning row (7), in one process and, with the host's part in adex_simulation.hpp, over
 // ranks. Every level sums in index order, so every backend and every rank count performs the same additions.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -68,6 +69,15 @@ KOKKOS_INLINE_FUNCTION void chunk_sum(const AdexState<Real, Mem>& st, const std:
               st.chunk_sum(k), st.chunk_count(k));
 }
 
+// A team's scratch copy of m̄ summands: sums and their counts, `n` of each.
+template <class Exec>
+struct SumScratch {
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  using Sums = Kokkos::View<double*, typename Exec::scratch_memory_space, Unmanaged>;
+  using Counts = Kokkos::View<long long*, typename Exec::scratch_memory_space, Unmanaged>;
+  static std::size_t bytes(std::int64_t n) { return Sums::shmem_size(n) + Counts::shmem_size(n); }
+};
+
 // 7. Each column's current from the winner of the highest block that has one (the largest presynaptic index);
 // the column owes the m̄ part if it fired.
 template <class Real, class Mem>
@@ -101,17 +111,16 @@ template <class Real, class Mem, class Exec>
 struct StepEndTeams {
   using Policy = Kokkos::TeamPolicy<Exec>;
   using Member = typename Policy::member_type;
-  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-  using ScratchSums = Kokkos::View<double*, typename Exec::scratch_memory_space, Unmanaged>;
-  using ScratchCounts = Kokkos::View<long long*, typename Exec::scratch_memory_space, Unmanaged>;
+  using ScratchSums = typename SumScratch<Exec>::Sums;
+  using ScratchCounts = typename SumScratch<Exec>::Counts;
   AdexState<Real, Mem> st;
   bool currents = true, post_updates = true;
   int team_size = 32;  // 1 on host backends (tests)
 
   Policy policy() const {
     const std::int64_t column_teams = currents ? st.chunks : 0;
-    const std::size_t scratch = ScratchSums::shmem_size(kColumnsPerChunk) + ScratchCounts::shmem_size(kColumnsPerChunk);
-    return Policy(int(st.blocks * st.chunks + column_teams), team_size).set_scratch_size(0, Kokkos::PerTeam(scratch));
+    return Policy(int(st.blocks * st.chunks + column_teams), team_size)
+        .set_scratch_size(0, Kokkos::PerTeam(SumScratch<Exec>::bytes(kColumnsPerChunk)));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -144,9 +153,8 @@ template <class Real, class Mem, class Exec>
 struct StepMean {
   using Policy = Kokkos::TeamPolicy<Exec>;
   using Member = typename Policy::member_type;
-  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-  using ScratchSums = Kokkos::View<double*, typename Exec::scratch_memory_space, Unmanaged>;
-  using ScratchCounts = Kokkos::View<long long*, typename Exec::scratch_memory_space, Unmanaged>;
+  using ScratchSums = typename SumScratch<Exec>::Sums;
+  using ScratchCounts = typename SumScratch<Exec>::Counts;
   static constexpr std::int64_t kPiece = 1024;  // block sums held in scratch at once (16 KiB with their counts)
   AdexState<Real, Mem> st;
   bool mean = true;
@@ -164,14 +172,17 @@ struct StepMean {
   }
 
   Policy policy() const {
-    const std::size_t scratch = ScratchSums::shmem_size(piece + 1) + ScratchCounts::shmem_size(piece + 1);
-    return Policy(1, team_size).set_scratch_size(0, Kokkos::PerTeam(scratch));
+    return Policy(1, team_size).set_scratch_size(0, Kokkos::PerTeam(SumScratch<Exec>::bytes(piece + 1)));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const ScratchSums sums(team.team_scratch(0), piece + 1);  // entry `piece`: the running sum over earlier pieces
     const ScratchCounts counts(team.team_scratch(0), piece + 1);
-    if (mean && st.blocks == 0) Kokkos::single(Kokkos::PerTeam(team), [&]() { st.mbar(0) = 0.0; });
+    if (mean)
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        sums(piece) = 0.0;
+        counts(piece) = 0;
+      });
     for (std::int64_t first = 0; first < st.blocks; first += piece) {
       const std::int64_t last = first + piece < st.blocks ? first + piece : st.blocks;
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t b) {
@@ -186,15 +197,18 @@ struct StepMean {
       if (!mean) continue;
       team.team_barrier();
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        double sum = first == 0 ? 0.0 : sums(piece);  // continuing the one sum: the same additions in block order
-        long long count = first == 0 ? 0 : counts(piece);
+        double sum = sums(piece);  // continuing the one sum: the same additions in block order
+        long long count = counts(piece);
         ordered_add(sums, counts, 0, last - first, sum, count);
         sums(piece) = sum;
         counts(piece) = count;
-        if (last == st.blocks) st.mbar(0) = count > 0 ? sum / double(count) : 0.0;
       });
       team.team_barrier();
     }
+    if (mean)
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        st.mbar(0) = counts(piece) > 0 ? sums(piece) / double(counts(piece)) : 0.0;
+      });
   }
 };
 
