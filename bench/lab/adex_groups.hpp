@@ -1,9 +1,8 @@
 #pragma once
 // Lab only (adex_pass_probe `groups`): the dense AdEx synapse pass with G neighbouring columns per GPU thread and,
 // optionally, the connection rule computed instead of the flag read. It generalises the product's column pairs
-// (SynapsePassPairs); in the product's all-firing step on an H200 it was slower than the pairs for float at G = 2 and
-// G = 4 and 1.5 % faster for double at G = 2, while this probe's back-to-back passes favoured it. bench/README.md,
-// "column groups", has the figures and why the product keeps the pairs.
+// (SynapsePassPairs). The probe's plain launches favoured it, the product's light-weight launch did not, so the product
+// keeps the pairs; bench/README.md, "column groups", has the figures.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>

@@ -57,8 +57,8 @@ void time_pairs(AdexState<Real, Mem>& st, const KernelParams<double>& p, const s
 // rows in flight; `all` true: every synapse connected and the rule `all` computed instead of the flag read.
 // `light` (its label): launched as the product launches its pass (kx::light_weight on an execution-space instance),
 // which in the product's all-firing step took longer than the plain launch (bench/README.md, column groups), under
-// `Policy`, which may carry Kokkos::LaunchBounds to cap the kernel's registers (the light-weight launch took 100-140
-// registers where the plain one took 88-108; ptxas, sm_90).
+// `Policy`, which may carry Kokkos::LaunchBounds to cap the kernel's registers (the light-weight launch gave the
+// kernel more registers than the plain one: bench/README.md).
 template <class Real, int G, int R, class Policy = Range>
 void time_groups(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
                  const char* precision, bool all, const char* light = nullptr) {
@@ -81,7 +81,7 @@ void time_groups(AdexState<Real, Mem>& st, const KernelParams<double>& p, const 
               n2 * double(bytes) / s / 1e9, bytes, same ? "yes" : "NO");
 }
 
-// <128, 5> leaves G = 2, R = 2 88 registers in float and 96 in double without spills; <256, 3> spilled.
+// Bounds that cap G = 2, R = 2 below the plain launch's registers without spills (bench/README.md; <256, 3> spilled).
 using BoundedRange = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<128, 5>>;
 
 // One R = 1 pass with an explicit thread-block size; band order: thread block t = (band, row block), 256 columns.
