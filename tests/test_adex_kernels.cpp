@@ -1,0 +1,237 @@
+// The dense plastic AdEx model's loop variants (models/adex_costa/): the GPU pass on column pairs and the step's end
+// by chunk teams and by one team, each against its plain counterpart bit for bit on every backend, the ordered sums'
+// index order and the row and launch padding. tests/test_adex_costa.cpp has the model's rules and the runs.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "models/adex_costa/adex_model.hpp"
+#include "tests/backend_types.hpp"
+
+namespace {
+
+using namespace kbrain;
+using namespace kbrain::adex;
+
+// A state for one synapse pass with rows, columns and owed m̄ parts mixed, and varied synapse values.
+template <class Exec>
+AdexState<float, typename Exec::memory_space> mixed_pass_state(std::int64_t n_pre, std::int64_t n_post) {
+  using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+  AdexState<float, typename Exec::memory_space> st;
+  st.allocate(n_pre, 0, n_pre, n_post, false);
+  auto s = st;
+  Kokkos::parallel_for(
+      "fill_rows", Range(0, n_pre), KOKKOS_LAMBDA(const std::int64_t i) {
+        s.pre_flag(i) = i % 3 != 0;
+        s.decay_r(i) = 0.9 - 1e-3 * double(i % 11);
+        s.decay_u(i) = 0.8 + 1e-3 * double(i % 7);
+        s.ffp_before(i) = 1.5 + 0.01 * double(i % 5);
+        s.ffp_now(i) = 2.5 - 0.01 * double(i % 3);
+      });
+  Kokkos::parallel_for(
+      "fill_columns", Range(0, n_post), KOKKOS_LAMBDA(const std::int64_t j) {
+        s.post_flag(j) = j % 4 == 1;
+        s.post_prev(j) = j % 5 == 2;
+        s.fbp_before(j) = 0.7 + 0.01 * double(j % 6);
+        s.fbn_before(j) = 0.3 + 0.02 * double(j % 4);
+        if (j == 0) s.mbar(0) = 0.01;
+      });
+  Kokkos::parallel_for(
+      "fill_synapses", Range(0, std::int64_t(st.R.extent(0))), KOKKOS_LAMBDA(const std::int64_t id) {  // the padding too
+        s.conn(id) = id % 7 != 0;
+        s.A(id) = float(0.5 + 1e-3 * double(id % 97));
+        s.U(id) = float(0.3 + 1e-3 * double(id % 13));
+        s.R(id) = float(0.9 - 1e-3 * double(id % 17));
+        s.u(id) = float(0.2 + 1e-3 * double(id % 19));
+      });
+  return st;
+}
+
+// A device view's values on the host.
+template <class V>
+auto host(const V& v) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
+
+// Whether two device views hold the same bits (and are not empty).
+template <class V>
+bool same(const V& a, const V& b) {
+  const auto ha = host(a), hb = host(b);
+  if (ha.size() != hb.size()) return false;
+  for (std::size_t k = 0; k < ha.size(); ++k)
+    if (std::memcmp(&ha(k), &hb(k), sizeof(ha(k))) != 0) return false;
+  return ha.size() > 0;
+}
+
+}  // namespace
+
+TEST_SUITE("adex_costa") {
+  // The GPU pass on column pairs (SynapsePassPairs) against a column per thread (SynapsePass), on every backend: the
+  // same synapse values, winners, currents and m̄ partial sums, bit for bit, with rows, columns and owed parts mixed.
+  TEST_CASE_TEMPLATE_DEFINE("the column-pair pass gives the single-column pass's bits", Backend, adex_column_pairs) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+    const std::int64_t n_pre = 150, n_post = 36;  // three row blocks, the last one partial
+    const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
+    const AdexState<float, Mem> single = mixed_pass_state<Exec>(n_pre, n_post), paired = mixed_pass_state<Exec>(n_pre, n_post);
+    REQUIRE(SynapsePassPairs<float, Mem>::fits(n_post));
+    for (int pass = 0; pass < 2; ++pass) {
+      const SynapsePass<float, Mem> one{single, p, 0, n_pre, true};
+      const SynapsePassPairs<float, Mem> two{SynapsePass<float, Mem>{paired, p, 0, n_pre, true}};
+      Kokkos::parallel_for("single", Range(0, one.launch_size(single.blocks)), one);
+      Kokkos::parallel_for("pairs", Range(0, two.launch_size(paired.blocks)), two);
+    }
+    CHECK(same(single.R, paired.R));
+    CHECK(same(single.u, paired.u));
+    CHECK(same(single.U, paired.U));
+    CHECK(same(single.A, paired.A));
+    CHECK(same(single.win_row, paired.win_row));
+    CHECK(same(single.win_I, paired.win_I));
+    CHECK(same(single.msum, paired.msum));
+    CHECK(same(single.mcount, paired.mcount));
+    // the passes did change the synapses (so the comparison is not of two untouched states)
+    const auto A0 = host(mixed_pass_state<Exec>(n_pre, n_post).A), A1 = host(paired.A);
+    int changed = 0;
+    for (std::size_t k = 0; k < A0.size(); ++k) changed += A0(k) != A1(k);
+    CHECK(changed > 1000);
+    // ... and only the synapses: a row's padding (36 columns in a pitch of 64) and the threads that pad a row block's
+    // columns to whole warps touch nothing
+    REQUIRE(single.pitch > n_post);
+    const auto S1 = host(single.A);
+    int padding_written = 0;
+    for (std::int64_t i = 0; i < n_pre; ++i)
+      for (std::int64_t j = n_post; j < single.pitch; ++j) {
+        const std::int64_t k = i * single.pitch + j;
+        padding_written += std::memcmp(&A0(k), &A1(k), sizeof(float)) != 0;
+        padding_written += std::memcmp(&A0(k), &S1(k), sizeof(float)) != 0;
+      }
+    CHECK(padding_written == 0);
+  }
+  TEST_CASE_TEMPLATE_APPLY(adex_column_pairs, KBRAIN_TEST_BACKENDS);
+
+  // The step's end by a team per chunk (GPUs: StepEndTeams, the chunk copied to scratch) against a thread per chunk
+  // (host backends: StepEnd), on every backend (team size 1 on host backends): the same chunk sums, currents and
+  // owed flags, bit for bit. 600 columns: two whole chunks and a partial one; three row blocks.
+  TEST_CASE_TEMPLATE_DEFINE("the step end by chunk teams gives the thread-per-chunk step end's bits", Backend, adex_step_end) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+    const std::int64_t n_pre = 150, n_post = 600;
+    const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
+    const AdexState<float, Mem> threads = mixed_pass_state<Exec>(n_pre, n_post), teams = mixed_pass_state<Exec>(n_pre, n_post);
+    REQUIRE(threads.chunks == 3);
+    for (const auto& st : {threads, teams}) {
+      const SynapsePass<float, Mem> pass{st, p, 0, n_pre, true};
+      Kokkos::parallel_for("pass", Range(0, pass.launch_size(st.blocks)), pass);
+    }
+    const StepEnd<float, Mem> by_thread{threads, true, true};
+    Kokkos::parallel_for("by_thread", Range(0, by_thread.size()), by_thread);
+    const StepEndTeams<float, Mem, Exec> by_team{teams, true, true, Backend::is_gpu ? 32 : 1};
+    Kokkos::parallel_for("by_team", by_team.policy(), by_team);
+    CHECK(same(threads.chunk_sum, teams.chunk_sum));
+    CHECK(same(threads.chunk_count, teams.chunk_count));
+    CHECK(same(threads.I, teams.I));
+    CHECK(same(threads.post_prev, teams.post_prev));
+    // the sums and currents were written (so the comparison is not of two untouched states)
+    const auto sums = host(teams.chunk_sum);
+    const auto counts = host(teams.chunk_count);
+    const auto currents = host(teams.I);
+    int nonzero = 0;
+    for (std::size_t k = 0; k < sums.size(); ++k) nonzero += sums(k) > 0 && counts(k) > 0;
+    CHECK(nonzero == int(sums.size()));
+    int set = 0;
+    for (std::size_t j = 0; j < currents.size(); ++j) set += currents(j) != 0;
+    CHECK(set > n_post / 2);
+  }
+  TEST_CASE_TEMPLATE_APPLY(adex_step_end, KBRAIN_TEST_BACKENDS);
+
+  // StepMean adds the chunk sums of each block in order, then the blocks in order, whatever its team size and however
+  // many pieces of blocks its scratch holds at a time: the bits of a plain loop. Summands of very different sizes,
+  // so that any other order gives other bits. 9 row blocks of 3 chunks; pieces of 4 blocks (three pieces, the last
+  // partial) and of every block at once.
+  TEST_CASE_TEMPLATE_DEFINE("the step mean gives a plain loop's bits for any team size and piece", Backend, adex_step_mean) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    const AdexState<float, Mem> st = mixed_pass_state<Exec>(520, 600);
+    REQUIRE(st.blocks == 9);
+    REQUIRE(st.chunks == 3);
+    auto sums = Kokkos::create_mirror_view(st.chunk_sum);
+    auto counts = Kokkos::create_mirror_view(st.chunk_count);
+    for (std::size_t k = 0; k < sums.size(); ++k) {
+      sums(k) = std::ldexp(1.0 + 0.001 * double(k % 13), int(k % 19) * 3 - 27);
+      counts(k) = std::int64_t(k % 4);
+    }
+    Kokkos::deep_copy(st.chunk_sum, sums);
+    Kokkos::deep_copy(st.chunk_count, counts);
+    double plain = 0;
+    long long plain_count = 0;
+    std::vector<double> block_plain(9, 0.0);
+    for (std::int64_t b = 0; b < 9; ++b) {
+      long long c = 0;
+      for (std::int64_t q = 0; q < 3; ++q) block_plain[b] += sums(b * 3 + q), c += counts(b * 3 + q);
+      plain += block_plain[b], plain_count += c;
+    }
+    const double want = plain / double(plain_count);
+    double backwards = 0;  // the blocks in the other order: other bits (so the check below can fail)
+    for (std::int64_t b = 8; b >= 0; --b) backwards += block_plain[b];
+    CHECK(backwards / double(plain_count) != want);
+    for (const int team_size : {1, Backend::is_gpu ? 3 : 1, Backend::is_gpu ? 128 : 1})  // host teams: one thread
+      for (const std::int64_t piece : {std::int64_t(4), StepMean<float, Mem, Exec>::kPiece}) {
+        CAPTURE(team_size);
+        CAPTURE(piece);
+        Kokkos::deep_copy(st.mbar, -1.0);
+        const StepMean<float, Mem, Exec> mean{st, true, team_size, piece};
+        Kokkos::parallel_for("mean", mean.policy(), mean);
+        const auto mbar = host(st.mbar);
+        CHECK(std::memcmp(&mbar(0), &want, sizeof(double)) == 0);
+        const auto blocks = host(st.block_sum);
+        int block_differs = 0;
+        for (std::int64_t b = 0; b < 9; ++b) block_differs += std::memcmp(&blocks(b), &block_plain[b], sizeof(double)) != 0;
+        CHECK(block_differs == 0);
+      }
+  }
+  TEST_CASE_TEMPLATE_APPLY(adex_step_mean, KBRAIN_TEST_BACKENDS);
+
+  // ordered_sum loads its entries in batches (a partial last one included) but must add them one by one in index
+  // order: the m̄ tree's definition. Summands of very different sizes make any other order give other bits.
+  TEST_CASE("ordered sums add in index order, whatever the batch boundaries") {
+    Kokkos::View<double*, Kokkos::HostSpace> sums("sums", 300);
+    Kokkos::View<long long*, Kokkos::HostSpace> counts("counts", 300);
+    for (std::int64_t k = 0; k < 300; ++k) {
+      sums(k) = std::ldexp(1.0 + 0.001 * double(k % 17), int(k % 23) * 3 - 30);
+      counts(k) = k % 5;
+    }
+    int reordered_differs = 0;
+    for (const std::int64_t first : {0, 1, 7, 16}) {
+      for (const std::int64_t length : {0, 1, 15, 16, 17, 40, 256, 283}) {
+        double naive = 0, sum = -1;
+        long long naive_count = 0, count = -1;
+        for (std::int64_t k = first; k < first + length; ++k) naive += sums(k), naive_count += counts(k);
+        ordered_sum(sums, counts, first, first + length, sum, count);
+        CHECK(std::memcmp(&sum, &naive, sizeof(double)) == 0);
+        CHECK(count == naive_count);
+        double backwards = 0;  // the same summands in another order: other bits (so the check above can fail)
+        for (std::int64_t k = first + length - 1; k >= first; --k) backwards += sums(k);
+        reordered_differs += backwards != naive;
+      }
+    }
+    CHECK(reordered_differs > 0);
+  }
+
+  TEST_CASE("a synapse row is whole 128-byte lines, and the GPU launch whole warps of a row block's columns") {
+    using F = AdexState<float, Kokkos::HostSpace>;
+    using D = AdexState<double, Kokkos::HostSpace>;
+    CHECK(F::row_pitch(1) == 32);
+    CHECK(F::row_pitch(32) == 32);
+    CHECK(F::row_pitch(10000) == 10016);  // 40 000 bytes is 312.5 lines
+    CHECK(D::row_pitch(10000) == 10000);  // 80 000 bytes is 625 lines
+    CHECK(D::row_pitch(17) == 32);
+    CHECK(F::row_bytes(10000) == 10016 * F::bytes_per_slot());
+    CHECK(gpu_columns(10000) == 10016);
+    CHECK(gpu_columns(5000) == 5024);
+    CHECK(gpu_columns(64) == 64);
+  }
+}
