@@ -1,4 +1,4 @@
-// The dense plastic AdEx model's loop variants (models/adex_costa/): the GPU pass on column pairs and the step's end
+// The dense plastic AdEx model's loop variants (models/adex_costa/): the GPU pass on column groups and the step's end
 // by chunk teams and by one team, each against its plain counterpart bit for bit on every backend, the ordered sums'
 // index order and the row and launch padding. tests/test_adex_costa.cpp has the model's rules and the runs.
 #include <doctest/doctest.h>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/adex_costa/adex_model.hpp"
+#include "models/adex_costa/adex_synapse_groups.hpp"
 #include "tests/backend_types.hpp"
 
 namespace {
@@ -49,6 +50,23 @@ AdexState<float, typename Exec::memory_space> mixed_pass_state(std::int64_t n_pr
   return st;
 }
 
+// mixed_pass_state with the connection flags set by `rule` (unless it is the stored flags').
+template <class Exec>
+AdexState<float, typename Exec::memory_space> rule_pass_state(std::int64_t n_pre, std::int64_t n_post,
+                                                              const ConnectionRule& rule) {
+  using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+  AdexState<float, typename Exec::memory_space> st = mixed_pass_state<Exec>(n_pre, n_post);
+  if (!rule.stored()) {
+    auto s = st;
+    Kokkos::parallel_for(
+        "rule_flags", Range(0, n_pre * n_post), KOKKOS_LAMBDA(const std::int64_t k) {
+          const std::int64_t i = k / n_post, j = k - i * n_post;
+          s.conn(s.slot(i, j)) = rule.connected(i, j) ? 1 : 0;
+        });
+  }
+  return st;
+}
+
 // A device view's values on the host.
 template <class V>
 auto host(const V& v) {
@@ -68,37 +86,51 @@ bool same(const V& a, const V& b) {
 }  // namespace
 
 TEST_SUITE("adex_costa") {
-  // The GPU pass on column pairs (SynapsePassPairs) against a column per thread (SynapsePass), on every backend: the
-  // same synapse values, winners, currents and m̄ partial sums, bit for bit, with rows, columns and owed parts mixed.
-  TEST_CASE_TEMPLATE_DEFINE("the column-pair pass gives the single-column pass's bits", Backend, adex_column_pairs) {
+  // The GPU pass on groups of G columns with R rows in flight (SynapsePassGroups) against a column per thread
+  // (SynapsePass), on every backend: the same synapse values, winners, currents and m̄ partial sums, bit for bit, with
+  // rows, columns and owed parts mixed; row lengths that are and are not a multiple of G (the last group reaching
+  // into the row's padding); and, with the connections set by a rule, the rule computed by the groups against the
+  // flags read by the single column. The product's group (G = 2, R = 2) goes through the product's launch.
+  template <class Backend, int G, int R>
+  void check_column_groups(std::int64_t n_post, const ConnectionRule& rule) {
     using Exec = typename Backend::execution_space;
     using Mem = typename Backend::memory_space;
     using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-    const std::int64_t n_pre = 150, n_post = 36;  // three row blocks, the last one partial
+    CAPTURE(G);
+    CAPTURE(R);
+    CAPTURE(n_post);
+    CAPTURE(int(rule.connectivity));
+    CAPTURE(int(rule.parity));
+    const std::int64_t n_pre = 150;  // three row blocks, the last one partial
     const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
-    const AdexState<float, Mem> single = mixed_pass_state<Exec>(n_pre, n_post), paired = mixed_pass_state<Exec>(n_pre, n_post);
-    REQUIRE(SynapsePassPairs<float, Mem>::fits(n_post));
+    const auto fresh = [&] { return rule_pass_state<Exec>(n_pre, n_post, rule); };
+    const AdexState<float, Mem> single = fresh(), grouped = fresh();
     for (int pass = 0; pass < 2; ++pass) {
-      const SynapsePass<float, Mem> one{single, p, 0, n_pre, true};
-      const SynapsePassPairs<float, Mem> two{SynapsePass<float, Mem>{paired, p, 0, n_pre, true}};
+      const SynapsePass<float, Mem> one{single, p, 0, n_pre, true};  // the stored flags
+      const SynapsePass<float, Mem> base{grouped, p, 0, n_pre, true};
       Kokkos::parallel_for("single", Range(0, one.launch_size(single.blocks)), one);
-      Kokkos::parallel_for("pairs", Range(0, two.launch_size(paired.blocks)), two);
+      if constexpr (G == kGpuGroupColumns && R == kGpuGroupRows) {
+        launch_gpu_synapse_pass(Exec(), "product", base, rule, grouped.blocks);
+      } else {
+        const SynapsePassGroups<float, Mem, G, R> groups{base, rule};
+        Kokkos::parallel_for("groups", Range(0, groups.launch_size(grouped.blocks)), groups);
+      }
     }
-    CHECK(same(single.R, paired.R));
-    CHECK(same(single.u, paired.u));
-    CHECK(same(single.U, paired.U));
-    CHECK(same(single.A, paired.A));
-    CHECK(same(single.win_row, paired.win_row));
-    CHECK(same(single.win_I, paired.win_I));
-    CHECK(same(single.msum, paired.msum));
-    CHECK(same(single.mcount, paired.mcount));
+    CHECK(same(single.R, grouped.R));
+    CHECK(same(single.u, grouped.u));
+    CHECK(same(single.U, grouped.U));
+    CHECK(same(single.A, grouped.A));
+    CHECK(same(single.win_row, grouped.win_row));
+    CHECK(same(single.win_I, grouped.win_I));
+    CHECK(same(single.msum, grouped.msum));
+    CHECK(same(single.mcount, grouped.mcount));
     // the passes did change the synapses (so the comparison is not of two untouched states)
-    const auto A0 = host(mixed_pass_state<Exec>(n_pre, n_post).A), A1 = host(paired.A);
+    const auto A0 = host(fresh().A), A1 = host(grouped.A);
     int changed = 0;
     for (std::size_t k = 0; k < A0.size(); ++k) changed += A0(k) != A1(k);
-    CHECK(changed > 1000);
-    // ... and only the synapses: a row's padding (36 columns in a pitch of 64) and the threads that pad a row block's
-    // columns to whole warps touch nothing
+    CHECK(changed > 250);  // 300 of the 5700 synapses are connected under half by both parities
+    // ... and only the synapses: a row's padding (past n_post in a pitch of 64) and the threads that pad a row block's
+    // groups to whole warps leave it as it was
     REQUIRE(single.pitch > n_post);
     const auto S1 = host(single.A);
     int padding_written = 0;
@@ -110,7 +142,22 @@ TEST_SUITE("adex_costa") {
       }
     CHECK(padding_written == 0);
   }
-  TEST_CASE_TEMPLATE_APPLY(adex_column_pairs, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE_TEMPLATE_DEFINE("the column-group pass gives the single-column pass's bits", Backend, adex_column_groups) {
+    const ConnectionRule stored{};
+    for (const std::int64_t n_post : {36, 37, 38}) {
+      check_column_groups<Backend, kGpuGroupColumns, kGpuGroupRows>(n_post, stored);
+      check_column_groups<Backend, 2, 1>(n_post, stored);
+      check_column_groups<Backend, 4, 1>(n_post, stored);
+    }
+    for (const Parity parity : {Parity::PostEven, Parity::PreEven, Parity::BothEven}) {
+      check_column_groups<Backend, kGpuGroupColumns, kGpuGroupRows>(37, ConnectionRule{Connectivity::Half, parity});
+      check_column_groups<Backend, 4, 1>(38, ConnectionRule{Connectivity::Half, parity});
+    }
+    check_column_groups<Backend, kGpuGroupColumns, kGpuGroupRows>(38, ConnectionRule{Connectivity::All, Parity::PostEven});
+    check_column_groups<Backend, 4, 1>(37, ConnectionRule{Connectivity::All, Parity::PostEven});
+  }
+  TEST_CASE_TEMPLATE_APPLY(adex_column_groups, KBRAIN_TEST_BACKENDS);
 
   // The step's end by a team per chunk (GPUs: StepEndTeams, the chunk copied to scratch) against a thread per chunk
   // (host backends: StepEnd), on every backend (team size 1 on host backends): the same chunk sums, currents and

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "bench/lab/adex_layouts.hpp"
-#include "models/adex_costa/adex_synapse_pass.hpp"
+#include "models/adex_costa/adex_synapse_groups.hpp"
 
 namespace {
 
@@ -62,7 +62,7 @@ void run(std::int64_t n, const char* precision, Scenario scenario) {
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
   const SynapsePass<Real, Mem> pass{st, p, 0, n, true};
   const std::size_t slots = st.R.extent(0);
-  const auto product = [&] { launch_gpu_synapse_pass(Exec(), "adex_pass_product", pass, st.blocks); };
+  const auto product = [&] { launch_gpu_synapse_pass(Exec(), "adex_pass_product", pass, ConnectionRule{}, st.blocks); };
   prepare(st, scenario);
   for (int k = 0; k < 3; ++k) product();
   Kokkos::fence();

@@ -6,11 +6,14 @@
 // product's RangePolicy (Kokkos picks the block size) against explicit blocks of 64 ... 512 threads, in the product's
 // order (a thread block = neighbouring columns of one row block) and in band order (successive thread blocks = the
 // same 256 columns of successive row blocks). The yardstick is Kokkos::deep_copy of as many bytes, read + write.
-// The product's column-pair pass (SynapsePassPairs) is timed beside R = 1 when N is even; `product` times only those
-// two. `groups` times the lab's group pass (adex_groups.hpp): 2 columns per thread (float 8-byte, double 16-byte
-// accesses) and, for float, 4 (16-byte), each with 1 or 2 rows in flight, with the flags read and with the rule `all`
-// computed instead (against the single column's bits with every synapse connected).
-//   adex_pass_probe N [float|double|both] [shapes|product|groups]
+// The former product's column-pair pass (adex_pairs.hpp) is timed beside R = 1 when N is even; `product` times those
+// two and the product's launch (launch_gpu_synapse_pass: column groups, bounded light-weight launch) with the flags
+// read and with the rule `all`. `groups` times the group pass (models/adex_costa/adex_synapse_groups.hpp): 2 columns
+// per thread (float 8-byte, double 16-byte accesses) and, for float, 4 (16-byte), each with 1 or 2 rows in flight,
+// with the flags read and with the rule `all` computed instead (against the single column's bits with every synapse
+// connected). `small` times the product's group against a column per thread (G = 1, twice the threads; the question for
+// networks too small to fill the GPU with the product's threads).
+//   adex_pass_probe N [float|double|both] [shapes|product|groups|small]
 #include <Kokkos_Core.hpp>
 
 #include <cstdio>
@@ -18,9 +21,10 @@
 #include <string>
 #include <vector>
 
-#include "bench/lab/adex_groups.hpp"
+#include "bench/lab/adex_pairs.hpp"
 #include "bench/lab/adex_probe_support.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
+#include "models/adex_costa/adex_synapse_groups.hpp"
 
 namespace {
 
@@ -40,7 +44,7 @@ void time_pass(AdexState<Real, Mem>& st, const KernelParams<double>& p, const st
               n2 * double(8 * sizeof(Real) + 1) / s / 1e9, int(8 * sizeof(Real) + 1), same ? "yes" : "NO");
 }
 
-// The product's column-pair pass (SynapsePassPairs: a thread per (block, two columns), paired loads and stores).
+// The former product's column-pair pass (SynapsePassPairs: a thread per (block, two columns), paired loads and stores).
 template <class Real>
 void time_pairs(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
                 const char* precision) {
@@ -53,7 +57,7 @@ void time_pairs(AdexState<Real, Mem>& st, const KernelParams<double>& p, const s
               int(8 * sizeof(Real) + 1), same ? "yes" : "NO");
 }
 
-// The lab's group pass (adex_groups.hpp: a thread per (block, G columns), one G-wide load and store per array) with R
+// The group pass (adex_synapse_groups.hpp: a thread per (block, G columns), one G-wide load and store per array) with R
 // rows in flight; `all` true: every synapse connected and the rule `all` computed instead of the flag read.
 // `light` (its label): launched as the product launches its pass (kx::light_weight on an execution-space instance),
 // which in the product's all-firing step took longer than the plain launch (bench/README.md, column groups), under
@@ -78,6 +82,22 @@ void time_groups(AdexState<Real, Mem>& st, const KernelParams<double>& p, const 
               "at %d B per synapse-step, bits as a column per thread: %s\n",
               precision, static_cast<long long>(st.n_pre), G, int(G * sizeof(Real)), R,
               all ? ", rule all (no flag read)" : "", light ? ", " : "", light ? light : "", s * 1e3,
+              n2 * double(bytes) / s / 1e9, bytes, same ? "yes" : "NO");
+}
+
+// The product's launch of its pass (launch_gpu_synapse_pass); `all`: every synapse connected and the rule `all`.
+template <class Real>
+void time_product(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
+                  const char* precision, bool all) {
+  const SynapsePass<Real, Mem> pass{st, p, 0, st.n_pre, true};
+  const ConnectionRule rule = all ? ConnectionRule{Connectivity::All, Parity::PostEven} : ConnectionRule{};
+  const auto launch = [&] { launch_gpu_synapse_pass(Exec(), "adex_pass_product", pass, rule, st.blocks); };
+  const bool same = bits_after_three(st, launch, all) == reference;
+  const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
+  const int bytes = int(8 * sizeof(Real)) + (all ? 0 : 1);
+  std::printf("product %s n %lld%s: %.4f ms per pass, %.1f GB/s at %d B per synapse-step, bits as a column per "
+              "thread: %s\n",
+              precision, static_cast<long long>(st.n_pre), all ? ", rule all (no flag read)" : ", flags read", s * 1e3,
               n2 * double(bytes) / s / 1e9, bytes, same ? "yes" : "NO");
 }
 
@@ -124,7 +144,7 @@ void time_shape(AdexState<Real, Mem>& st, const KernelParams<double>& p, const s
 }
 
 template <class Real>
-void run(std::int64_t n, const char* precision, bool shapes, bool product_only, bool groups) {
+void run(std::int64_t n, const char* precision, bool shapes, bool product_only, bool groups, bool small) {
   AdexState<Real, Mem> st;
   st.allocate(n, 0, n, n, true);
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
@@ -134,7 +154,18 @@ void run(std::int64_t n, const char* precision, bool shapes, bool product_only, 
   time_pass<Real, 1>(st, p, {}, precision);
   if (n % 2 == 0) time_pairs<Real>(st, p, reference, precision);
   if (product_only) {
+    time_product<Real>(st, p, reference, precision, false);
+    time_product<Real>(st, p, bits_after_three(st, single, true), precision, true);
     time_pass<Real, 1>(st, p, reference, precision);
+    return;
+  }
+  if (small) {  // the product's group against a column per thread (twice the threads), both bounded and by rule
+    const std::vector<Real> connected = bits_after_three(st, single, true);
+    time_product<Real>(st, p, connected, precision, true);
+    time_groups<Real, 1, 2, BoundedRange>(st, p, connected, precision, true, "light-weight launch, LaunchBounds<128, 5>");
+    time_groups<Real, 1, 1, BoundedRange>(st, p, connected, precision, true, "light-weight launch, LaunchBounds<128, 5>");
+    time_groups<Real, 1, 2>(st, p, connected, precision, true, "light-weight launch");
+    time_product<Real>(st, p, connected, precision, true);  // again: drift of the machine
     return;
   }
   if (groups) {
@@ -150,6 +181,7 @@ void run(std::int64_t n, const char* precision, bool shapes, bool product_only, 
     time_groups<Real, 2, 2>(st, p, connected, precision, true, "light-weight launch");
     time_groups<Real, 2, 1>(st, p, reference, precision, false, "light-weight launch");
     time_groups<Real, 2, 2, BoundedRange>(st, p, connected, precision, true, "light-weight launch, LaunchBounds<128, 5>");
+    time_product<Real>(st, p, connected, precision, true);
     if (n % 2 == 0) time_pairs<Real>(st, p, reference, precision);  // again: drift of the machine
     return;
   }
@@ -175,9 +207,10 @@ int main(int argc, char** argv) {
     const bool shapes = argc > 3 && std::string(argv[3]) == "shapes";
     const bool product_only = argc > 3 && std::string(argv[3]) == "product";
     const bool groups = argc > 3 && std::string(argv[3]) == "groups";
+    const bool small = argc > 3 && std::string(argv[3]) == "small";
     copy_yardstick(n * n * 16);
-    if (which != "double") run<float>(n, "float", shapes, product_only, groups);
-    if (which != "float") run<double>(n, "double", shapes, product_only, groups);
+    if (which != "double") run<float>(n, "float", shapes, product_only, groups, small);
+    if (which != "float") run<double>(n, "double", shapes, product_only, groups, small);
   }
   Kokkos::finalize();
   return 0;

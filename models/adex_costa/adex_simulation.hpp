@@ -21,6 +21,7 @@
 #include "models/adex_costa/adex_reader.hpp"
 #include "models/adex_costa/adex_reduce.hpp"
 #include "models/adex_costa/adex_streaming.hpp"
+#include "models/adex_costa/adex_synapse_groups.hpp"
 #include "models/common/device_sampler.hpp"
 #include "models/common/spike_flag_ring.hpp"
 #include "models/runtime/memory_statement.hpp"
@@ -65,10 +66,10 @@ class AdexSimulation {
       ring_ = SpikeFlagRing<Exec>(plan.n_post);
     }
     res.connections = plan.connections;
-    const bool pairs = Backend::is_gpu && gpu_pass_on_pairs<Real, Mem>(plan.n_post);
     res.strategy = fmt::format("dense, {} rows per block, a thread per (block, {})", kRowsPerBlock,
                                !Backend::is_gpu ? fmt::format("chunk of {} columns", kColumnsPerChunk)
-                                                : pairs ? std::string("column pair") : std::string("column"));
+                                                : fmt::format("{} columns", kGpuGroupColumns));
+    if (Backend::is_gpu && !rule().stored()) res.strategy += ", connections by rule (no flag read)";
     if (streamed_)
       res.strategy += fmt::format("; out-of-core: {} chunks of {} rows streamed, page-locked link measured at {:.1f} GB/s",
                                   streamed_->chunks(), streamed_->chunk_rows(), streamed_->link_bytes_per_s() / 1e9);
@@ -120,9 +121,9 @@ class AdexSimulation {
     Kokkos::parallel_for("kbrain::adex::step_start", range(std::max(rows, cols)), step_start(n, t, post_updates));
     const SynapsePass<Real, Mem> pass{st_, pd_, st_.row_begin, st_.rows, post_updates};
     if (streamed_)
-      streamed_->run(pass, n % 2 == 0);
+      streamed_->run(pass, rule(), n % 2 == 0);
     else if constexpr (Backend::is_gpu)
-      launch_gpu_synapse_pass(Exec(), "kbrain::adex::synapses", pass, st_.blocks);
+      launch_gpu_synapse_pass(Exec(), "kbrain::adex::synapses", pass, rule(), st_.blocks);
     else
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * st_.chunks), SynapsePassChunked<Real, Mem>{pass});
     if constexpr (Backend::is_gpu) {
@@ -154,7 +155,8 @@ class AdexSimulation {
   }
 
   // The bytes the synapse passes had to move, for compare's achieved GB/s (docs/models/adex-costa.md, "Storage and
-  // bytes per synapse-step"): every slot's connection byte each step, and R, u, U, A read and written for each
+  // bytes per synapse-step"): every slot's connection byte each step (not on GPUs under a rule, which the pass
+  // computes), and R, u, U, A read and written for each
   // connected synapse that was touched. A synapse is touched when its row or its column fired; from the run's totals
   // (rows fired, columns fired) the larger of the two products is a lower bound of that count. Neuron arrays,
   // traces and block sums are left out.
@@ -164,7 +166,8 @@ class AdexSimulation {
     const double own_rows = double(st_.rows) / double(std::max<std::int64_t>(1, plan_.n_pre));
     const double connected = plan_.connections / (double(plan_.n_pre) * double(plan_.n_post));
     const double touched = std::max(pre_events * own_rows * double(plan_.n_post), post_events * double(st_.rows));
-    return double(steps_) * slots + touched * connected * 8.0 * double(sizeof(Real));
+    const bool flags_read = !(Backend::is_gpu && !rule().stored());  // the GPU pass computes a rule instead
+    return (flags_read ? double(steps_) * slots : 0.0) + touched * connected * 8.0 * double(sizeof(Real));
   }
 
   const AdexState<Real, Mem>& device_state() const { return st_; }
@@ -178,6 +181,8 @@ class AdexSimulation {
   }
 
  private:
+  // How the GPU pass learns the connections: the rule of all/half, or a connection file's stored flags.
+  ConnectionRule rule() const { return {plan_.connectivity, plan_.parity}; }
   void initialise() {
     Kokkos::deep_copy(st_.V, Real(plan_.params.EL));
     Kokkos::deep_copy(st_.VT, Real(plan_.params.VTrest));

@@ -19,6 +19,7 @@
 #include "backends/link_bandwidth.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
 #include "models/adex_costa/adex_state.hpp"
+#include "models/adex_costa/adex_synapse_groups.hpp"
 
 namespace kbrain::adex {
 
@@ -62,7 +63,7 @@ class StreamedSynapses {
   double link_bytes_per_s() const { return link_bytes_per_s_; }
 
   // One step's pass (pass.row_begin / rows: the state's rows); `forward` alternates every step.
-  void run(const SynapsePass<Real, Mem>& pass, bool forward) {
+  void run(const SynapsePass<Real, Mem>& pass, const ConnectionRule& rule, bool forward) {
     Exec().fence();  // the flags and traces the pass reads
     const std::int64_t count = chunks();
     for (std::int64_t k = 0; k < count; ++k) {
@@ -78,8 +79,9 @@ class StreamedSynapses {
         Kokkos::deep_copy(exec, Kokkos::subview(buf.u, part), Kokkos::subview(host_u_, span));
         Kokkos::deep_copy(exec, Kokkos::subview(buf.U, part), Kokkos::subview(host_U_, span));
         Kokkos::deep_copy(exec, Kokkos::subview(buf.A, part), Kokkos::subview(host_A_, span));
-        Kokkos::deep_copy(exec, Kokkos::subview(buf.conn, part), Kokkos::subview(host_conn_, span));
-        bytes_moved_ += double(rows * pitch_) * double(4 * sizeof(Real) + 1);
+        if (rule.stored())  // a rule is computed by the pass: its flags need not cross the link
+          Kokkos::deep_copy(exec, Kokkos::subview(buf.conn, part), Kokkos::subview(host_conn_, span));
+        bytes_moved_ += double(rows * pitch_) * double(4 * sizeof(Real) + (rule.stored() ? 1 : 0));
         resident_[slot] = c;
       }
       SynapsePass<Real, Mem> p = pass;
@@ -92,7 +94,7 @@ class StreamedSynapses {
       p.rows = rows;
       p.block_offset = first / kRowsPerBlock;
       const std::int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
-      launch_gpu_synapse_pass(exec, "kbrain::adex::synapses_streamed", p, blocks);
+      launch_gpu_synapse_pass(exec, "kbrain::adex::synapses_streamed", p, rule, blocks);
       // the connection flags never change: only the four values go back
       Kokkos::deep_copy(exec, Kokkos::subview(host_R_, span), Kokkos::subview(buf.R, part));
       Kokkos::deep_copy(exec, Kokkos::subview(host_u_, span), Kokkos::subview(buf.u, part));

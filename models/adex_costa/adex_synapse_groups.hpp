@@ -1,19 +1,21 @@
 #pragma once
-// Lab only (adex_pass_probe `groups`): the dense AdEx synapse pass with G neighbouring columns per GPU thread and,
-// optionally, the connection rule computed instead of the flag read. It generalises the product's column pairs
-// (SynapsePassPairs). The probe's plain launches favoured it, the product's light-weight launch did not, so the product
-// keeps the pairs; bench/README.md, "column groups", has the figures.
+// The GPU loop order of the synapse pass (adex_synapse_pass.hpp has the pass and its arithmetic): a thread per
+// (row block, group of G neighbouring columns), one G-wide load and store per array, the loads of two rows issued
+// before the first of them is updated, and the connection rule computed where the connections follow one (all, half)
+// instead of the flag read. bench/README.md ("Column groups") has the A/B against the column pairs it replaced.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
 
+#include "core/kokkos_compat.hpp"
 #include "models/adex_costa/adex_connectivity.hpp"
 #include "models/adex_costa/adex_synapse_pass.hpp"
 
-namespace kbrain::adex::probe {
+namespace kbrain::adex {
 
-// How the group pass learns whether synapse (i, j) is connected: from the stored flags or from the rule that set them
-// (all, half), computed from (i, j) with i the row's index in the whole network.
+// How the group pass learns whether synapse (i, j) is connected: from the stored flags (a connection file) or from
+// the rule that set them (all, half), computed from (i, j) with i the row's index in the whole network, which saves
+// the flag's byte per synapse-step.
 struct ConnectionRule {
   Connectivity connectivity = Connectivity::File;
   Parity parity = Parity::PostEven;
@@ -38,12 +40,10 @@ KOKKOS_FORCEINLINE_FUNCTION void store_group(T* at, const GroupOf<T, G>& g) {
   *reinterpret_cast<GroupOf<T, G>*>(at) = g;
 }
 
-// GPUs: a thread per (block, group of G neighbouring columns), one G-wide load and store per array. Each column's
-// arithmetic and its rows' order are SynapsePass's, so the bits are too. The thread owns its group's values and
-// stores back unchanged those of a column that is untouched, unconnected or past the row's end (the last group of a
-// row may reach into the row's padding, which it reads and writes back as it was). Where the connections follow a
-// rule (all, half), the rule is computed instead of the flag read: one byte fewer per synapse-step.
-template <class Real, class Mem, int G, int RowsInFlight = kGpuRowsInFlight>
+// Each column's arithmetic and its rows' order are SynapsePass's, so the bits are too. The thread owns its group's
+// values and stores back unchanged those of a column that is untouched, unconnected or past the row's end (the last
+// group of a row may reach into the row's padding, which it reads and writes back as it was).
+template <class Real, class Mem, int G, int RowsInFlight>
 struct SynapsePassGroups {
   static_assert(G >= 1 && 128 % (G * sizeof(Real)) == 0, "a group must divide a 128-byte line");
   SynapsePass<Real, Mem> pass;
@@ -55,8 +55,7 @@ struct SynapsePassGroups {
     GroupOf<std::uint8_t, G> conn{};
     GroupOf<Real, G> A{}, U{}, R{}, u{};
   };
-  // The columns of a group: their step, whether the step touches them, whether they exist (the last group of a row
-  // may reach into the row's padding).
+  // The columns of a group: their step, whether the step touches them, whether they exist.
   struct Columns {
     ColumnStep c[G];
     bool col[G], real[G], any = false;
@@ -115,8 +114,7 @@ struct SynapsePassGroups {
     if (any_A) store_group<G>(st.A.data() + id, v.A);
   }
 
-  // Group j..j+G-1 of block b. Rows are updated in ascending order; only their loads run ahead (RowsInFlight, as in
-  // SynapsePass).
+  // Group j..j+G-1 of block b. Rows are updated in ascending order; only their loads run ahead.
   KOKKOS_INLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j) const {
     Columns cols;
     ColumnScan scan[G];
@@ -150,4 +148,24 @@ struct SynapsePassGroups {
   }
 };
 
-}  // namespace kbrain::adex::probe
+// The product's GPU group: 2 columns (float 8-byte, double 16-byte accesses), 2 rows in flight.
+inline constexpr int kGpuGroupColumns = 2;
+inline constexpr int kGpuGroupRows = 2;
+template <class Real, class Mem>
+using GpuSynapsePass = SynapsePassGroups<Real, Mem, kGpuGroupColumns, kGpuGroupRows>;
+
+// The pass is launched light-weight (the functor holds the whole state, about 1 KiB, passed as a kernel parameter
+// rather than through constant memory, which waits for the previous kernel). That launch gave the group kernel more
+// registers than a plain one and fewer resident threads; the bounds cap them without spilling (bench/README.md).
+using GpuSynapsePassBounds = Kokkos::LaunchBounds<128, 5>;
+
+// The GPU pass over `blocks` row blocks of `pass`, queued on `exec`.
+template <class Exec, class Real, class Mem>
+void launch_gpu_synapse_pass(const Exec& exec, const char* name, const SynapsePass<Real, Mem>& pass,
+                             const ConnectionRule& rule, std::int64_t blocks) {
+  using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, GpuSynapsePassBounds>;
+  const GpuSynapsePass<Real, Mem> groups{pass, rule};
+  Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, groups.launch_size(blocks))), groups);
+}
+
+}  // namespace kbrain::adex
