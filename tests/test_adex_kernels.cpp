@@ -90,7 +90,8 @@ TEST_SUITE("adex_costa") {
   // (SynapsePass), on every backend: the same synapse values, winners, currents and m̄ partial sums, bit for bit, with
   // rows, columns and owed parts mixed; row lengths that are and are not a multiple of G (the last group reaching
   // into the row's padding); and, with the connections set by a rule, the rule computed by the groups against the
-  // flags read by the single column. The product's group (G = 2, R = 2) goes through the product's launch.
+  // flags read by the single column. G = 0: the product's launch (launch_gpu_synapse_pass; on a GPU, at these sizes,
+  // narrow; on host backends wide), with its bounds.
   template <class Backend, int G, int R>
   void check_column_groups(std::int64_t n_post, const ConnectionRule& rule) {
     using Exec = typename Backend::execution_space;
@@ -109,7 +110,7 @@ TEST_SUITE("adex_costa") {
       const SynapsePass<float, Mem> one{single, p, 0, n_pre, true};  // the stored flags
       const SynapsePass<float, Mem> base{grouped, p, 0, n_pre, true};
       Kokkos::parallel_for("single", Range(0, one.launch_size(single.blocks)), one);
-      if constexpr (G == kGpuGroupColumns && R == kGpuGroupRows) {
+      if constexpr (G == 0) {
         launch_gpu_synapse_pass(Exec(), "product", base, rule, grouped.blocks);
       } else {
         const SynapsePassGroups<float, Mem, G, R> groups{base, rule};
@@ -146,18 +147,35 @@ TEST_SUITE("adex_costa") {
   TEST_CASE_TEMPLATE_DEFINE("the column-group pass gives the single-column pass's bits", Backend, adex_column_groups) {
     const ConnectionRule stored{};
     for (const std::int64_t n_post : {36, 37, 38}) {
-      check_column_groups<Backend, kGpuGroupColumns, kGpuGroupRows>(n_post, stored);
-      check_column_groups<Backend, 2, 1>(n_post, stored);
+      check_column_groups<Backend, 0, 0>(n_post, stored);
+      check_column_groups<Backend, 2, 2>(n_post, stored);
+      check_column_groups<Backend, 1, 2>(n_post, stored);
       check_column_groups<Backend, 4, 1>(n_post, stored);
     }
     for (const Parity parity : {Parity::PostEven, Parity::PreEven, Parity::BothEven}) {
-      check_column_groups<Backend, kGpuGroupColumns, kGpuGroupRows>(37, ConnectionRule{Connectivity::Half, parity});
+      check_column_groups<Backend, 0, 0>(37, ConnectionRule{Connectivity::Half, parity});
+      check_column_groups<Backend, 2, 2>(37, ConnectionRule{Connectivity::Half, parity});
+      check_column_groups<Backend, 1, 2>(38, ConnectionRule{Connectivity::Half, parity});
       check_column_groups<Backend, 4, 1>(38, ConnectionRule{Connectivity::Half, parity});
     }
-    check_column_groups<Backend, kGpuGroupColumns, kGpuGroupRows>(38, ConnectionRule{Connectivity::All, Parity::PostEven});
+    check_column_groups<Backend, 0, 0>(38, ConnectionRule{Connectivity::All, Parity::PostEven});
+    check_column_groups<Backend, 2, 2>(38, ConnectionRule{Connectivity::All, Parity::PostEven});
     check_column_groups<Backend, 4, 1>(37, ConnectionRule{Connectivity::All, Parity::PostEven});
   }
   TEST_CASE_TEMPLATE_APPLY(adex_column_groups, KBRAIN_TEST_BACKENDS);
+
+  TEST_CASE("the GPU pass runs wide where its wide launch fills half the resident threads, narrow below") {
+    struct Gpu {  // 132 multiprocessors of 2048 threads: 84 480 resident under the wide pass's bounds
+      int concurrency() const { return 132 * 2048; }
+    };
+    CHECK_FALSE(gpu_pass_is_wide(Gpu{}, 1000, 16));  // 16 blocks x 512 threads
+    CHECK_FALSE(gpu_pass_is_wide(Gpu{}, 2000, 32));  // 32 x 1024
+    CHECK(gpu_pass_is_wide(Gpu{}, 3000, 47));        // 47 x 1504 = 70 688
+    CHECK(gpu_pass_is_wide(Gpu{}, 10000, 157));
+    CHECK(gpu_pass_is_wide(Gpu{}, 2624, 33));         // 33 x 1312 = 43 296: just over half
+    CHECK_FALSE(gpu_pass_is_wide(Gpu{}, 2560, 32));   // 32 x 1280 = 40 960: just under
+    CHECK(gpu_pass_is_wide(Kokkos::DefaultHostExecutionSpace(), 36, 3));  // host backends: any size (not launched)
+  }
 
   // The step's end by a team per chunk (GPUs: StepEndTeams, the chunk copied to scratch) against a thread per chunk
   // (host backends: StepEnd), on every backend (team size 1 on host backends): the same chunk sums, currents and

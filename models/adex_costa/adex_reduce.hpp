@@ -105,8 +105,7 @@ struct StepEnd {
 // GPUs: StepEnd with a warp-sized team per chunk. The team's threads copy the chunk's summands into team scratch
 // (neighbouring threads read neighbouring entries, so the copy runs at memory speed), then one thread adds them in
 // index order with ordered_sum: chunk_sum's additions, the same bits. A thread per chunk, as StepEnd runs, reads
-// its chunk alone and is limited by memory latency (there are only blocks x chunks of them). Teams after the chunks'
-// take kColumnsPerChunk columns' currents each.
+// its chunk alone and is limited by memory latency (there are only blocks x chunks of them).
 template <class Real, class Mem, class Exec>
 struct StepEndTeams {
   using Policy = Kokkos::TeamPolicy<Exec>;
@@ -117,20 +116,25 @@ struct StepEndTeams {
   bool currents = true, post_updates = true;
   int team_size = 32;  // 1 on host backends (tests)
 
+  // Teams that take the columns' currents, a column per thread: they come first in the league, so they start with
+  // the first wave of chunk teams instead of after the last (each column is a chain of dependent loads).
+  KOKKOS_INLINE_FUNCTION std::int64_t column_teams() const {
+    return currents ? (st.n_post + team_size - 1) / team_size : 0;
+  }
+
   Policy policy() const {
-    const std::int64_t column_teams = currents ? st.chunks : 0;
-    return Policy(int(st.blocks * st.chunks + column_teams), team_size)
+    return Policy(int(column_teams() + st.blocks * st.chunks), team_size)
         .set_scratch_size(0, Kokkos::PerTeam(SumScratch<Exec>::bytes(kColumnsPerChunk)));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t k = team.league_rank(), chunk_teams = st.blocks * st.chunks;
-    if (k >= chunk_teams) {  // the columns of chunk k - chunk_teams
-      const std::int64_t c = k - chunk_teams;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c * kColumnsPerChunk, st.chunk_end(c)),
-                           [&](const std::int64_t j) { column_current(st, post_updates, j); });
+    const std::int64_t columns = column_teams();
+    if (team.league_rank() < columns) {
+      const std::int64_t j = std::int64_t(team.league_rank()) * team.team_size() + team.team_rank();
+      if (j < st.n_post) column_current(st, post_updates, j);
       return;
     }
+    const std::int64_t k = team.league_rank() - columns;
     const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
     const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_end(c) - c * kColumnsPerChunk;
     const ScratchSums sums(team.team_scratch(0), kColumnsPerChunk);

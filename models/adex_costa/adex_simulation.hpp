@@ -66,9 +66,11 @@ class AdexSimulation {
       ring_ = SpikeFlagRing<Exec>(plan.n_post);
     }
     res.connections = plan.connections;
+    const std::int64_t pass_blocks = streamed_ ? (streamed_->chunk_rows() + kRowsPerBlock - 1) / kRowsPerBlock : st_.blocks;
     res.strategy = fmt::format("dense, {} rows per block, a thread per (block, {})", kRowsPerBlock,
                                !Backend::is_gpu ? fmt::format("chunk of {} columns", kColumnsPerChunk)
-                                                : fmt::format("{} columns", kGpuGroupColumns));
+                               : gpu_pass_is_wide(Exec(), plan.n_post, pass_blocks) ? std::string("2 columns")
+                                                                                     : std::string("column"));
     if (Backend::is_gpu && !rule().stored()) res.strategy += ", connections by rule (no flag read)";
     if (streamed_)
       res.strategy += fmt::format("; out-of-core: {} chunks of {} rows streamed, page-locked link measured at {:.1f} GB/s",

@@ -2,7 +2,8 @@
 // The GPU loop order of the synapse pass (adex_synapse_pass.hpp has the pass and its arithmetic): a thread per
 // (row block, group of G neighbouring columns), one G-wide load and store per array, the loads of two rows issued
 // before the first of them is updated, and the connection rule computed where the connections follow one (all, half)
-// instead of the flag read. bench/README.md ("Column groups") has the A/B against the column pairs it replaced.
+// instead of the flag read; 2 columns a thread where the launch fills the GPU, 1 where it does not.
+// bench/README.md ("Column groups") has the A/B against the column pairs it replaced.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -148,24 +149,44 @@ struct SynapsePassGroups {
   }
 };
 
-// The product's GPU group: 2 columns (float 8-byte, double 16-byte accesses), 2 rows in flight.
-inline constexpr int kGpuGroupColumns = 2;
-inline constexpr int kGpuGroupRows = 2;
+// The product's GPU groups. Wide: 2 columns (float 8-byte, double 16-byte accesses), 2 rows in flight, launched
+// under bounds: the light-weight launch gave it more registers than a plain launch and so fewer resident threads, and
+// the bounds cap them without spilling. Narrow: a column per thread, 2 rows in flight, for passes whose wide launch
+// would keep less than half of the threads the GPU holds for it: such a pass is bound by each thread's chain of row
+// latencies rather than by bandwidth, and twice the threads halve the chain per byte. bench/README.md ("Column
+// groups") has the A/B of both and of the size where they cross.
 template <class Real, class Mem>
-using GpuSynapsePass = SynapsePassGroups<Real, Mem, kGpuGroupColumns, kGpuGroupRows>;
+using WideSynapsePass = SynapsePassGroups<Real, Mem, 2, 2>;
+template <class Real, class Mem>
+using NarrowSynapsePass = SynapsePassGroups<Real, Mem, 1, 2>;
+using WideSynapsePassBounds = Kokkos::LaunchBounds<128, 5>;
 
-// The pass is launched light-weight (the functor holds the whole state, about 1 KiB, passed as a kernel parameter
-// rather than through constant memory, which waits for the previous kernel). That launch gave the group kernel more
-// registers than a plain one and fewer resident threads; the bounds cap them without spilling (bench/README.md).
-using GpuSynapsePassBounds = Kokkos::LaunchBounds<128, 5>;
+// Whether the GPU pass of `blocks` row blocks of n_post columns runs wide on `exec`: its wide launch's threads against
+// half of those the GPU keeps resident under the bounds (exec.concurrency(): the GPU's resident threads, 2048 a
+// multiprocessor; the bounds allow 128 x 5 of them).
+template <class Exec>
+bool gpu_pass_is_wide(const Exec& exec, std::int64_t n_post, std::int64_t blocks) {
+  const std::int64_t wide_threads = blocks * gpu_columns((n_post + 1) / 2);
+  const std::int64_t resident = std::int64_t(exec.concurrency()) / 2048 * (128 * 5);
+  return 2 * wide_threads >= resident;
+}
 
-// The GPU pass over `blocks` row blocks of `pass`, queued on `exec`.
+// The GPU pass over `blocks` row blocks of `pass`, queued on `exec`. Light-weight: the functor holds the whole state
+// (about 1 KiB), passed as a kernel parameter rather than through constant memory, which waits for the previous
+// kernel.
 template <class Exec, class Real, class Mem>
 void launch_gpu_synapse_pass(const Exec& exec, const char* name, const SynapsePass<Real, Mem>& pass,
                              const ConnectionRule& rule, std::int64_t blocks) {
-  using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, GpuSynapsePassBounds>;
-  const GpuSynapsePass<Real, Mem> groups{pass, rule};
-  Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, groups.launch_size(blocks))), groups);
+  using Index = Kokkos::IndexType<std::int64_t>;
+  if (gpu_pass_is_wide(exec, pass.st.n_post, blocks)) {
+    const WideSynapsePass<Real, Mem> wide{pass, rule};
+    using Policy = Kokkos::RangePolicy<Exec, Index, WideSynapsePassBounds>;
+    Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, wide.launch_size(blocks))), wide);
+  } else {
+    const NarrowSynapsePass<Real, Mem> narrow{pass, rule};
+    using Policy = Kokkos::RangePolicy<Exec, Index>;
+    Kokkos::parallel_for(name, kx::light_weight(Policy(exec, 0, narrow.launch_size(blocks))), narrow);
+  }
 }
 
 }  // namespace kbrain::adex
