@@ -177,9 +177,9 @@ TEST_SUITE("adex_costa") {
     CHECK(gpu_pass_is_wide(Kokkos::DefaultHostExecutionSpace(), 36, 3));  // host backends: any size (not launched)
   }
 
-  // The step's end by teams of chunks (GPUs: StepEndTeams, the chunks moved through scratch) against a thread per
-  // chunk (host backends: StepEnd), on every backend: the same chunk sums, currents and owed flags, bit for bit.
-  // 600 columns: two whole chunks and a partial one; three row blocks.
+  // The step's end by a team per chunk (GPUs: StepEndTeams, the chunk copied to scratch) against a thread per chunk
+  // (host backends: StepEnd), on every backend (team size 1 on host backends): the same chunk sums, currents and
+  // owed flags, bit for bit. 600 columns: two whole chunks and a partial one; three row blocks.
   TEST_CASE_TEMPLATE_DEFINE("the step end by chunk teams gives the thread-per-chunk step end's bits", Backend, adex_step_end) {
     using Exec = typename Backend::execution_space;
     using Mem = typename Backend::memory_space;
@@ -194,20 +194,12 @@ TEST_SUITE("adex_costa") {
     }
     const StepEnd<float, Mem> by_thread{threads, true, true};
     Kokkos::parallel_for("by_thread", Range(0, by_thread.size()), by_thread);
-    // teams of 32 threads on GPUs, 1 on host backends; 1, 2, 3 or 32 chunks a team (a team's last group partial, a
-    // thread adding several chunks, pieces of 32 and of 256 entries)
-    const int team_size = Backend::is_gpu ? 32 : 1;
-    for (const int group : {1, 2, 3, 32}) {
-      CAPTURE(group);
-      Kokkos::deep_copy(teams.chunk_sum, -1.0);
-      Kokkos::deep_copy(teams.I, 0.0f);
-      const StepEndTeams<float, Mem, Exec> by_team{teams, true, true, team_size, group};
-      Kokkos::parallel_for("by_team", by_team.policy(), by_team);
-      CHECK(same(threads.chunk_sum, teams.chunk_sum));
-      CHECK(same(threads.chunk_count, teams.chunk_count));
-      CHECK(same(threads.I, teams.I));
-      CHECK(same(threads.post_prev, teams.post_prev));
-    }
+    const StepEndTeams<float, Mem, Exec> by_team{teams, true, true, Backend::is_gpu ? 32 : 1};
+    Kokkos::parallel_for("by_team", by_team.policy(), by_team);
+    CHECK(same(threads.chunk_sum, teams.chunk_sum));
+    CHECK(same(threads.chunk_count, teams.chunk_count));
+    CHECK(same(threads.I, teams.I));
+    CHECK(same(threads.post_prev, teams.post_prev));
     // the sums and currents were written (so the comparison is not of two untouched states)
     const auto sums = host(teams.chunk_sum);
     const auto counts = host(teams.chunk_count);
@@ -234,10 +226,6 @@ TEST_SUITE("adex_costa") {
       CAPTURE(j);
       CHECK(winning_block(st, j) == expected[j]);
     }
-    CHECK(StepEndTeams<float, Exec::memory_space, Exec>::group_for(6280, 132, 32) == 32);  // 10 000²: 197 teams
-    CHECK(StepEndTeams<float, Exec::memory_space, Exec>::group_for(1580, 132, 32) == 8);   // 5000²: 198 teams
-    CHECK(StepEndTeams<float, Exec::memory_space, Exec>::group_for(64, 132, 32) == 1);     // 1000²
-    CHECK(StepEndTeams<float, Exec::memory_space, Exec>::group_for(6280, 132, 1) == 1);    // team of one thread
   }
 
   // StepMean adds the chunk sums of each block in order, then the blocks in order, whatever its team size and however

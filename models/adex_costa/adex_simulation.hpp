@@ -61,9 +61,6 @@ class AdexSimulation {
       block_count_host_ = Kokkos::create_mirror(Kokkos::HostSpace(), st_.block_count);
     }
     mean_team_size_ = StepMean<Real, Mem, Exec>::team_size_for(st_, Backend::is_gpu);
-    if constexpr (Backend::is_gpu)  // a GPU's resident threads: 2048 a multiprocessor
-      end_group_ = StepEndTeams<Real, Mem, Exec>::group_for(st_.blocks * st_.chunks,
-                                                            std::max(1, int(Exec().concurrency()) / 2048), kEndTeamSize);
     initialise();
     if (request.write_spikes) {
       ring_ = SpikeFlagRing<Exec>(plan.n_post);
@@ -132,7 +129,7 @@ class AdexSimulation {
     else
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * st_.chunks), SynapsePassChunked<Real, Mem>{pass});
     if constexpr (Backend::is_gpu) {
-      const StepEndTeams<Real, Mem, Exec> end{st_, !plan_.exchange, post_updates, kEndTeamSize, end_group_};
+      const StepEndTeams<Real, Mem, Exec> end{st_, !plan_.exchange, post_updates};
       Kokkos::parallel_for("kbrain::adex::step_end", kx::light_weight(end.policy()), end);
     } else {
       const StepEnd<Real, Mem> end{st_, !plan_.exchange, post_updates};
@@ -327,8 +324,6 @@ class AdexSimulation {
   std::vector<double> all_sums_;
   std::vector<long long> all_counts_;
   int mean_team_size_ = 1;    // StepMean's threads (StepMean::team_size_for)
-  static constexpr int kEndTeamSize = 32;  // StepEndTeams: a warp a team
-  int end_group_ = 1;                      // StepEndTeams' chunks a team (StepEndTeams::group_for)
   SpikeFlagRing<Exec> ring_;  // neuron crossings for the spike files (only when they are written)
 };
 

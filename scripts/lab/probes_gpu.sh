@@ -25,7 +25,8 @@ cmake --build "$here/build/cuda" -j "${KBRAIN_JOBS:-16}" --target adex_layout_pr
   >"$out/build_probes.log" 2>&1 || { echo "probe build failed: $out/build_probes.log"; exit 1; }
 echo "built after $(( $(date +%s) - t0 )) s"
 b="$here/build/cuda/bench"
-# The column groups first (the open question, bench/README.md): 8- and 16-byte accesses, with and without the flag.
+# The column groups first (bench/README.md; adopted with launch bounds on 2026-11-29): 8- and 16-byte accesses, with and
+# without the flag, the product's launch.
 timeout 150 stdbuf -oL "$b/adex_pass_probe" 10000 both groups >"$out/adex_groups.log" 2>&1; echo "adex groups: exit $?"
 # 10 000 only: at 20 000 the probe's host-side fills and bit checks take minutes. Line-buffered, so that a timeout
 # keeps what was printed.
