@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Three lab probes (bench/README.md) on a GPU machine in one go: the AdEx pass's column groups (adex_pass_probe N P
-# groups: 8- and 16-byte accesses, with and without the connection byte), its synapse layouts (adex_layout_probe:
-# arrays, interleaved, (R, u)(U, A) pairs; all firing and post only), the COBAHH neuron update in parts
-# (hh_parts_probe) and the AdEx pass at row lengths around 10 000 (adex_pass_probe). The last two answered their
+# Lab probes (bench/README.md) on a GPU machine in one go: the AdEx pass's column groups (adex_pass_probe N P
+# groups: 8- and 16-byte accesses, with and without the connection byte, with and without launch bounds), the AdEx
+# step end's chunk sums by groups of chunks (adex_step_end_probe, the open question), its synapse layouts
+# (adex_layout_probe: arrays, interleaved, (R, u)(U, A) pairs; all firing and post only), the COBAHH neuron update in
+# parts (hh_parts_probe) and the AdEx pass at row lengths around 10 000 (adex_pass_probe). The last two answered their
 # questions on 2026-11-28 (parts: not adopted; 10 000: warps spanning two row blocks, fixed) and are re-run after
 # changes to either kernel. The SOM and GEMM probes are built on demand alone. Configures the CUDA tree offline (as
 # scripts/offline_build.sh) and builds the probes only.
@@ -21,13 +22,15 @@ cmake -S "$here" -B "$here/build/cuda" -DCMAKE_BUILD_TYPE=Release -DKBRAIN_ENABL
   -DKBRAIN_NATIVE_ARCH=ON -DKBRAIN_ENABLE_MPI=OFF -DCMAKE_PREFIX_PATH="$root/usr" \
   -DKBRAIN_KOKKOS_SOURCE="$here/.offline/kokkos" -DKBRAIN_KOKKOS_KERNELS_SOURCE="$here/.offline/kokkos-kernels" \
   -DKBRAIN_USE_BUNDLED_KOKKOS=ON >"$out/configure.log" 2>&1 || { echo "configure failed: $out/configure.log"; exit 1; }
-cmake --build "$here/build/cuda" -j "${KBRAIN_JOBS:-16}" --target adex_layout_probe hh_parts_probe adex_pass_probe \
+cmake --build "$here/build/cuda" -j "${KBRAIN_JOBS:-16}" --target adex_layout_probe hh_parts_probe adex_pass_probe adex_step_end_probe \
   >"$out/build_probes.log" 2>&1 || { echo "probe build failed: $out/build_probes.log"; exit 1; }
 echo "built after $(( $(date +%s) - t0 )) s"
 b="$here/build/cuda/bench"
 # The column groups first (bench/README.md; adopted with launch bounds on 2026-11-29): 8- and 16-byte accesses, with and
 # without the flag, the product's launch.
 timeout 150 stdbuf -oL "$b/adex_pass_probe" 10000 both groups >"$out/adex_groups.log" 2>&1; echo "adex groups: exit $?"
+# The step end's chunk sums by 1-32 chunks a team against the product's one (the open question, bench/README.md).
+timeout 120 stdbuf -oL "$b/adex_step_end_probe" 1000 5000 10000 20000 >"$out/adex_step_end.log" 2>&1; echo "adex step end: exit $?"
 # 10 000 only: at 20 000 the probe's host-side fills and bit checks take minutes. Line-buffered, so that a timeout
 # keeps what was printed.
 timeout 200 stdbuf -oL "$b/adex_layout_probe" 10000 >"$out/adex_layout.log" 2>&1; echo "adex layouts: exit $?"
@@ -37,4 +40,4 @@ timeout 300 stdbuf -oL "$b/hh_parts_probe" 4000 64000 1000000 >"$out/hh_parts.lo
 for n in 9984 10000 10016 10240; do
   timeout 120 "$b/adex_pass_probe" "$n" float product >"$out/adex_pass_$n.log" 2>&1; echo "adex $n: exit $?"
 done
-cat "$out"/*.log | grep -E "us per launch|pass|pairs|group|differing" || true
+cat "$out"/*.log | grep -E "us per launch|pass|pairs|group|differing|chunks|product" || true

@@ -1,0 +1,75 @@
+// The step end's chunk sums (adex_reduce.hpp) alone on CUDA: the product's StepEndTeams (a chunk a team of 32 threads,
+// its currents off) against StepEndGroups (adex_step_end_groups.hpp: 1 to 32 chunks a team). For each N: the probe's
+// state (every row and column firing), one product pass to fill the partial sums, then µs per launch (median of 5
+// runs of 20 launches, light-weight as the product launches), and the chunk sums' bits against the product's (they
+// must be equal). Built on demand: `cmake --build build/cuda --target adex_step_end_probe`.
+//   adex_step_end_probe N...
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "bench/lab/adex_probe_support.hpp"
+#include "bench/lab/adex_step_end_groups.hpp"
+#include "models/adex_costa/adex_kernels.hpp"
+#include "models/adex_costa/adex_synapse_groups.hpp"
+
+namespace {
+
+using namespace kbrain::adex;
+using namespace kbrain::adex::probe;
+
+std::vector<double> chunk_bits(const AdexState<float, Mem>& st) {
+  auto sums = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.chunk_sum);
+  auto counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.chunk_count);
+  std::vector<double> out(sums.data(), sums.data() + sums.size());
+  for (std::size_t k = 0; k < counts.size(); ++k) out.push_back(double(counts(k)));
+  return out;
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+void run(std::int64_t n) {
+  AdexState<float, Mem> st;
+  st.allocate(n, 0, n, n, true);
+  fill(st, true);
+  const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
+  launch_gpu_synapse_pass(Exec(), "adex_pass", SynapsePass<float, Mem>{st, p, 0, n, true},
+                          ConnectionRule{Connectivity::All, Parity::PostEven}, st.blocks);
+  const int team = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible ? 1 : 32;
+  const StepEndTeams<float, Mem, Exec> product{st, false, true, team};
+  const auto launch_product = [&] { Kokkos::parallel_for("step_end", kbrain::kx::light_weight(product.policy()), product); };
+  launch_product();
+  Kokkos::fence();
+  const std::vector<double> reference = chunk_bits(st);
+  const std::int64_t chunks = st.blocks * st.chunks;
+  std::printf("N %lld: %lld chunks; product (a chunk a team): %.2f us\n", static_cast<long long>(n),
+              static_cast<long long>(chunks), median_s(launch_product) * 1e6);
+  for (const int group : {1, 2, 4, 8, 16, 32}) {
+    const StepEndGroups<float, Mem, Exec> grouped{st, team, group};
+    const auto launch = [&] { Kokkos::parallel_for("step_end_groups", kbrain::kx::light_weight(grouped.policy()), grouped); };
+    Kokkos::deep_copy(st.chunk_sum, -1.0);
+    launch();
+    Kokkos::fence();
+    const bool same = same_bits(chunk_bits(st), reference);
+    std::printf("N %lld: %d chunks a team (%lld teams): %.2f us, bits as the product: %s\n", static_cast<long long>(n),
+                group, static_cast<long long>((chunks + group - 1) / group), median_s(launch) * 1e6, same ? "yes" : "NO");
+  }
+  std::printf("N %lld: product again: %.2f us\n", static_cast<long long>(n), median_s(launch_product) * 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::initialize(argc, argv);
+  {
+    for (int k = 1; k < argc; ++k) run(std::atoll(argv[k]));
+    if (argc < 2) run(10000);
+  }
+  Kokkos::finalize();
+  return 0;
+}
