@@ -86,9 +86,9 @@ bool same(const V& a, const V& b) {
 }  // namespace
 
 TEST_SUITE("adex_costa") {
-  // The GPU pass on groups of G columns with R rows in flight (SynapsePassGroups) against a column per thread
-  // (SynapsePass), on every backend: the same synapse values, winners, currents and m̄ partial sums, bit for bit, with
-  // rows, columns and owed parts mixed; row lengths that are and are not a multiple of G (the last group reaching
+  // The GPU pass on groups of G columns with R rows in flight (SynapsePassGroups) against a column per thread with
+  // one row at a time (G = R = 1), on every backend: the same synapse values, winners, currents and m̄ partial sums,
+  // bit for bit, with rows, columns and owed parts mixed; row lengths that are and are not a multiple of G (the last group reaching
   // into the row's padding); and, with the connections set by a rule, the rule computed by the groups against the
   // flags read by the single column. G = 0: the product's launch (launch_gpu_synapse_pass; on a GPU, at these sizes,
   // narrow; on host backends wide), with its bounds.
@@ -107,7 +107,7 @@ TEST_SUITE("adex_costa") {
     const auto fresh = [&] { return rule_pass_state<Exec>(n_pre, n_post, rule); };
     const AdexState<float, Mem> single = fresh(), grouped = fresh();
     for (int pass = 0; pass < 2; ++pass) {
-      const SynapsePass<float, Mem> one{single, p, 0, n_pre, true};  // the stored flags
+      const SynapsePassGroups<float, Mem, 1, 1> one{SynapsePass<float, Mem>{single, p, 0, n_pre, true}};  // stored flags
       const SynapsePass<float, Mem> base{grouped, p, 0, n_pre, true};
       Kokkos::parallel_for("single", Range(0, one.launch_size(single.blocks)), one);
       if constexpr (G == 0) {
@@ -189,7 +189,7 @@ TEST_SUITE("adex_costa") {
     const AdexState<float, Mem> threads = mixed_pass_state<Exec>(n_pre, n_post), teams = mixed_pass_state<Exec>(n_pre, n_post);
     REQUIRE(threads.chunks == 3);
     for (const auto& st : {threads, teams}) {
-      const SynapsePass<float, Mem> pass{st, p, 0, n_pre, true};
+      const SynapsePassGroups<float, Mem, 1, 1> pass{SynapsePass<float, Mem>{st, p, 0, n_pre, true}};
       Kokkos::parallel_for("pass", Range(0, pass.launch_size(st.blocks)), pass);
     }
     const StepEnd<float, Mem> by_thread{threads, true, true};

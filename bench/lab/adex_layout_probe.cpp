@@ -70,7 +70,7 @@ void run(std::int64_t n, const char* precision, Scenario scenario) {
 
   const Interleaved<Real> interleaved{Kokkos::View<Synapse<Real>*, Mem>("adex_synapses", slots)};
   const Split<Real> split{Kokkos::View<Two<Real>*, Mem>("adex_ru", slots), Kokkos::View<Two<Real>*, Mem>("adex_UA", slots)};
-  const Range threads(0, pass.launch_size(st.blocks));
+  const Range threads(0, st.blocks * gpu_columns(st.n_post));
   const double synapse_steps = double(n) * double(n);
   auto report = [&](const char* what, double s) {
     std::printf("%-6s n %lld %-9s %-28s %.4f ms per pass, %.3g synapse-steps/s\n", precision,

@@ -1,5 +1,6 @@
-// The adex_costa synapse pass alone on CUDA, for the A/B of the rows whose loads a thread issues ahead
-// (SynapsePass's RowsInFlight; bench/README.md). Built on demand: `cmake --build build/cuda --target adex_pass_probe`.
+// The adex_costa synapse pass alone on CUDA, for the A/B of the rows whose loads a thread issues ahead (a column per
+// thread: SynapsePassGroups with G = 1; bench/README.md). Built on demand: `cmake --build build/cuda --target
+// adex_pass_probe`.
 // Every row and column fires and owes the m̄ part (the issue's benchmark case: 4 reals read and written and the
 // connection byte per synapse-step). For R = 1, 2, 4, 8: median of 5 runs of 20 passes, and the synapse bits after
 // 3 passes compared with R = 1 (they must be the same: only the loads move). Then the launch shape of R = 1: the
@@ -31,10 +32,14 @@ namespace {
 using namespace kbrain::adex;
 using namespace kbrain::adex::probe;
 
+// A column per thread with R rows in flight, the flags read.
+template <class Real, int R>
+using SingleColumn = SynapsePassGroups<Real, Mem, 1, R>;
+
 template <class Real, int R>
 void time_pass(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
                const char* precision) {
-  const SynapsePass<Real, Mem, R> pass{st, p, 0, st.n_pre, true};
+  const SingleColumn<Real, R> pass{SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}};
   const auto launch = [&] { Kokkos::parallel_for("adex_pass", Range(0, pass.launch_size(st.blocks)), pass); };
   const bool same = bits_after_three(st, launch) == reference || reference.empty();
   const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
@@ -107,7 +112,7 @@ using BoundedRange = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, 
 // One R = 1 pass with an explicit thread-block size; band order: thread block t = (band, row block), 256 columns.
 template <class Real>
 struct ShapedPass {
-  SynapsePass<Real, Mem, 1> pass;
+  SingleColumn<Real, 1> pass;
   bool band_order;
   std::int64_t total;
   KOKKOS_INLINE_FUNCTION void operator()(const Kokkos::TeamPolicy<Exec>::member_type& m) const {
@@ -115,13 +120,13 @@ struct ShapedPass {
     if (k >= total) return;
     std::int64_t b, j;
     if (band_order) {
-      const std::int64_t per_band = 256 * pass.st.blocks, band = k / per_band, in_band = k - band * per_band;
+      const std::int64_t per_band = 256 * pass.pass.st.blocks, band = k / per_band, in_band = k - band * per_band;
       b = in_band / 256;
       j = band * 256 + (in_band - b * 256);
-      if (j >= pass.st.n_post) return;
+      if (j >= pass.pass.st.n_post) return;
     } else {
-      b = k / pass.st.n_post;
-      j = k - b * pass.st.n_post;
+      b = k / pass.pass.st.n_post;
+      j = k - b * pass.pass.st.n_post;
     }
     pass.walk(b, j);
   }
@@ -130,7 +135,7 @@ struct ShapedPass {
 template <class Real>
 void time_shape(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
                 const char* precision, int team, bool band_order) {
-  const SynapsePass<Real, Mem, 1> pass{st, p, 0, st.n_pre, true};
+  const SingleColumn<Real, 1> pass{SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}};
   const std::int64_t bands = (st.n_post + 255) / 256;
   const std::int64_t total = band_order ? bands * 256 * st.blocks : st.blocks * st.n_post;
   const ShapedPass<Real> shaped{pass, band_order, total};
@@ -148,7 +153,7 @@ void run(std::int64_t n, const char* precision, bool shapes, bool product_only, 
   AdexState<Real, Mem> st;
   st.allocate(n, 0, n, n, true);
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
-  const SynapsePass<Real, Mem, 1> pass{st, p, 0, n, true};
+  const SingleColumn<Real, 1> pass{SynapsePass<Real, Mem>{st, p, 0, n, true}};
   const auto single = [&] { Kokkos::parallel_for("adex_pass", Range(0, pass.launch_size(st.blocks)), pass); };
   const std::vector<Real> reference = bits_after_three(st, single);
   time_pass<Real, 1>(st, p, {}, precision);

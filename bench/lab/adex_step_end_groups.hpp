@@ -56,7 +56,7 @@ struct StepEndGroups {
       for (std::int64_t t = lane; t < group; t += n) {
         const std::int64_t k = first + t;
         if (k >= chunk_count()) break;
-        const std::int64_t rest = width(k) - e0, w = rest < P ? rest : P;
+        const std::int64_t rest = st.chunk_width(k % st.chunks) - e0, w = rest < P ? rest : P;
         double sum = sums(t * row + P);
         long long count = counts(t * row + P);
         for (std::int64_t e = 0; e < w; ++e) {
@@ -72,12 +72,6 @@ struct StepEndGroups {
       st.chunk_sum(first + t) = sums(t * row + P);
       st.chunk_count(first + t) = counts(t * row + P);
     }
-  }
-
-  // Columns of chunk k = (block, c).
-  KOKKOS_INLINE_FUNCTION std::int64_t width(std::int64_t k) const {
-    const std::int64_t c = k % st.chunks;
-    return st.chunk_end(c) - c * kColumnsPerChunk;
   }
 
   // Entries [e0, e0 + piece) of the team's chunks into scratch: each thread takes entries lane, lane + n, ... of every
@@ -98,7 +92,7 @@ struct StepEndGroups {
         for (int q = 0; q < kBatch; ++q) {
           v[q] = 0.0;
           m[q] = 0;
-          if (t0 + q < group && first + t0 + q < chunk_count() && e0 + e < st.chunk_end(c) - c * kColumnsPerChunk) {
+          if (t0 + q < group && first + t0 + q < chunk_count() && e0 + e < st.chunk_width(c)) {
             const std::int64_t at = b * st.n_post + c * kColumnsPerChunk + e0 + e;
             v[q] = st.msum(at);
             m[q] = st.mcount(at);

@@ -150,7 +150,7 @@ struct StepEndTeams {
     }
     const std::int64_t k = team.league_rank() - columns;
     const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
-    const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_end(c) - c * kColumnsPerChunk;
+    const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_width(c);
     const ScratchSums sums(team.team_scratch(0), kColumnsPerChunk);
     const ScratchCounts counts(team.team_scratch(0), kColumnsPerChunk);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, width), [&](const std::int64_t q) {

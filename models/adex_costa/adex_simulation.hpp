@@ -168,7 +168,7 @@ class AdexSimulation {
     const double own_rows = double(st_.rows) / double(std::max<std::int64_t>(1, plan_.n_pre));
     const double connected = plan_.connections / (double(plan_.n_pre) * double(plan_.n_post));
     const double touched = std::max(pre_events * own_rows * double(plan_.n_post), post_events * double(st_.rows));
-    const bool flags_read = !(Backend::is_gpu && !rule().stored());  // the GPU pass computes a rule instead
+    const bool flags_read = !Backend::is_gpu || rule().stored();  // the GPU pass computes a rule instead
     return (flags_read ? double(steps_) * slots : 0.0) + touched * connected * 8.0 * double(sizeof(Real));
   }
 

@@ -85,6 +85,7 @@ struct AdexState {
   KOKKOS_INLINE_FUNCTION std::int64_t chunk_end(std::int64_t c) const {
     return (c + 1) * kColumnsPerChunk < n_post ? (c + 1) * kColumnsPerChunk : n_post;
   }
+  KOKKOS_INLINE_FUNCTION std::int64_t chunk_width(std::int64_t c) const { return chunk_end(c) - c * kColumnsPerChunk; }
 
   // Per-row arrays cover every row (each rank computes every flag and trace); synapses only rows
   // [first_row, first_row + local_rows), a whole number of blocks.

@@ -70,7 +70,8 @@ struct SynapsePassGroups {
   }
   std::int64_t launch_size(std::int64_t blocks) const { return blocks * gpu_columns(groups()); }
 
-  // The flags, A and (if the row fired) U, R, u are loaded together (see SynapsePass::load).
+  // The flags, A and (if the row fired) U, R, u are loaded together, not one after the other: a dependent load would
+  // double the memory latency of every row.
   KOKKOS_INLINE_FUNCTION Loaded load(std::int64_t i, std::int64_t last, std::int64_t j, const Columns& cols) const {
     Loaded v;
     if (i >= last) return v;
@@ -115,7 +116,9 @@ struct SynapsePassGroups {
     if (any_A) store_group<G>(st.A.data() + id, v.A);
   }
 
-  // Group j..j+G-1 of block b. Rows are updated in ascending order; only their loads run ahead.
+  // Group j..j+G-1 of block b. Rows are updated in ascending order; only their loads run ahead: a later row's loads do
+  // not depend on an earlier row's stores, but the compiler cannot know that the arrays do not overlap, and issuing
+  // them early shortens a thread's chain of memory latencies (at the price of registers).
   KOKKOS_INLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j) const {
     Columns cols;
     ColumnScan scan[G];

@@ -1,6 +1,7 @@
 #pragma once
 // Step 5 of the dense plastic AdEx step (adex_kernels.hpp has the others): the synapse pass over the dense matrix,
-// in its GPU loop order (SynapsePass) and its CPU loop order (SynapsePassChunked), with the arithmetic they share.
+// its per-synapse arithmetic and per-column bookkeeping (SynapsePass) and its CPU loop order (SynapsePassChunked);
+// adex_synapse_groups.hpp has its GPU loop order.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -13,10 +14,10 @@ namespace kbrain::adex {
 
 // 5. The synapse pass. Each (block, column) walks the block's rows in ascending order, so the winner of a column and
 // its m̄ partial sum have a fixed order on every backend. A synapse is touched only when its row fired (pre update),
-// its column fired (post update) or its column owes last step's m̄ part. Two loop orders share one body (load, then
-// update): on GPUs a thread per (block, column) walks the rows (neighbouring threads read neighbouring columns),
-// loading the synapses of RowsInFlight rows before it updates the first of them; on CPUs a thread per (block, chunk
-// of columns) walks the rows with the columns innermost, so each row is a contiguous stream.
+// its column fired (post update) or its column owes last step's m̄ part. Two loop orders share one body (apply): on
+// GPUs a thread per (block, group of columns) walks the rows (neighbouring threads read neighbouring groups); on CPUs
+// a thread per (block, chunk of columns) walks the rows with the columns innermost, so each row is a contiguous
+// stream.
 
 // What a (block, column) gathers while it walks its rows.
 struct ColumnScan {
@@ -66,16 +67,12 @@ struct SynapseValues {
   Real A = 0, U = 0, R = 0, u = 0;
 };
 
-// GPU threads a row block's columns (or column pairs) take: whole warps.
+// GPU threads a row block's columns (or groups of columns) take: whole warps, so that no warp spans two row blocks
+// (such a warp walks two sets of rows one after the other: bench/README.md, AdEx pass at 10 000 columns).
 KOKKOS_INLINE_FUNCTION std::int64_t gpu_columns(std::int64_t columns) { return (columns + 31) / 32 * 32; }
 
-// Rows whose synapse loads a GPU thread issues before it updates the first of them. The loads of later rows do not
-// depend on the stores of earlier ones, but the compiler cannot know that the arrays do not overlap; issuing them
-// early shortens a thread's chain of memory latencies, at the price of registers (fewer resident threads). One row:
-// bench/README.md has the A/B of 1, 2, 4 and 8.
-inline constexpr int kGpuRowsInFlight = 1;
-
-template <class Real, class Mem, int RowsInFlight = kGpuRowsInFlight>
+// The pass's parameters and what every loop order does per synapse and per (block, column).
+template <class Real, class Mem>
 struct SynapsePass {
   AdexState<Real, Mem> st;
   KernelParams<double> p;
@@ -95,24 +92,6 @@ struct SynapsePass {
   }
   // A streamed chunk's buffer starts at the chunk's first row (row_begin here), not at the state's.
   KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return (i - row_begin) * st.pitch + j; }
-
-  // The connection flag and the synapse values are loaded together, not one after the other: a dependent load
-  // would double the memory latency of every row (the values share their memory sectors with the neighbouring
-  // columns' anyway).
-  KOKKOS_INLINE_FUNCTION SynapseValues<Real> load(std::int64_t i, bool pre, std::int64_t j, const ColumnStep& c) const {
-    SynapseValues<Real> v;
-    if (!(pre || c.post || c.owes)) return v;
-    const std::int64_t id = slot(i, j);
-    v.touched = true;
-    v.connected = st.conn(id) != 0;
-    v.A = st.A(id);
-    if (pre) {
-      v.U = st.U(id);
-      v.R = st.R(id);
-      v.u = st.u(id);
-    }
-    return v;
-  }
 
   // Which of a synapse's values its update changed.
   struct Changed {
@@ -148,56 +127,12 @@ struct SynapsePass {
     return changed;
   }
 
-  KOKKOS_INLINE_FUNCTION void update(std::int64_t i, bool pre, std::int64_t j, const ColumnStep& c,
-                                     SynapseValues<Real> v, ColumnScan& scan) const {
-    const Changed changed = apply(i, pre, c, v, scan);
-    const std::int64_t id = slot(i, j);
-    if (changed.pre) {
-      st.R(id) = v.R;
-      st.u(id) = v.u;
-      st.U(id) = v.U;
-    }
-    if (changed.A) st.A(id) = v.A;
-  }
-
   KOKKOS_INLINE_FUNCTION void store(std::int64_t b, std::int64_t j, const ColumnScan& scan) const {
     const std::int64_t k = (block_offset + b) * st.n_post + j;
     st.win_row(k) = scan.winner;
     st.win_I(k) = Real(scan.current);
     st.msum(k) = scan.sum;
     st.mcount(k) = scan.count;
-  }
-
-  // GPUs: k = (block, column), a block's columns padded to whole warps (gpu_columns), so that no warp spans two
-  // row blocks: such a warp walks two sets of rows one after the other (bench/README.md, AdEx pass at 10 000 columns).
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
-    const std::int64_t width = gpu_columns(st.n_post), b = k / width, j = k - b * width;
-    if (j < st.n_post) walk(b, j);
-  }
-  // The range operator() takes for `blocks` row blocks.
-  std::int64_t launch_size(std::int64_t blocks) const { return blocks * gpu_columns(st.n_post); }
-
-  // Column j of block b. Rows are updated in ascending order; only their loads run ahead.
-  KOKKOS_INLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j) const {
-    const ColumnStep c = column(j);
-    ColumnScan scan;
-    const std::int64_t last = row_end(b);
-    for (std::int64_t i = row_begin + b * kRowsPerBlock; i < last; i += RowsInFlight) {
-      bool pre[RowsInFlight];
-      SynapseValues<Real> v[RowsInFlight];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-      for (int r = 0; r < RowsInFlight; ++r) {
-        pre[r] = i + r < last && st.pre_flag(i + r) != 0;
-        if (i + r < last) v[r] = load(i + r, pre[r], j, c);
-      }
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-      for (int r = 0; r < RowsInFlight; ++r) update(i + r, pre[r], j, c, v[r], scan);
-    }
-    store(b, j, scan);
   }
 };
 
@@ -227,7 +162,7 @@ struct SynapsePassChunked {
   static void walk_chunk(const SynapsePass<Real, Mem>& pass, const std::int64_t k, const Rows& rows) {
     const auto& st = pass.st;
     const std::int64_t b = k / st.chunks, c = k - b * st.chunks, first = c * kColumnsPerChunk;
-    const std::int64_t width = st.chunk_end(c) - first;
+    const std::int64_t width = st.chunk_width(c);
     Columns col;
     for (std::int64_t c = 0; c < width; ++c) {
       const ColumnStep step = pass.column(first + c);
