@@ -177,7 +177,7 @@ TEST_SUITE("adex_costa") {
     CHECK(gpu_pass_is_wide(Kokkos::DefaultHostExecutionSpace(), 36, 3));  // host backends: any size (not launched)
   }
 
-  // The step's end by a team per chunk (GPUs: StepEndTeams, the chunk copied to scratch) against a thread per chunk
+  // The step's end by a team per chunk (GPUs: StepEndTeams, a lane of the chunk's tree a thread) against a thread per chunk
   // (host backends: StepEnd), on every backend (team size 1 on host backends): the same chunk sums, currents and
   // owed flags, bit for bit. 600 columns: two whole chunks and a partial one; three row blocks.
   TEST_CASE_TEMPLATE_DEFINE("the step end by chunk teams gives the thread-per-chunk step end's bits", Backend, adex_step_end) {
@@ -299,6 +299,42 @@ TEST_SUITE("adex_costa") {
       }
     }
     CHECK(reordered_differs > 0);
+  }
+
+  // A chunk's m̄ sum is the lanes' tree (adex_reduce.hpp): lane t adds entries t, t + 32, ... in order, then lane t
+  // takes lane t + 16's sum, t + 8's, ..., 1's. Written out here as the definition, against chunk_sum; summands of
+  // very different sizes make the plain in-order sum give other bits (so the check can fail). 300 columns: a whole
+  // chunk and a partial one of 44 (lanes 12-31 of the partial chunk hold nothing).
+  TEST_CASE("a chunk's m̄ sum is the lanes' tree, whole and partial chunks") {
+    using Exec = Kokkos::DefaultHostExecutionSpace;
+    AdexState<float, Exec::memory_space> st;
+    st.allocate(kRowsPerBlock, 0, kRowsPerBlock, 300, false);
+    REQUIRE(st.chunks == 2);
+    for (std::int64_t e = 0; e < 300; ++e) {
+      st.msum(e) = std::ldexp(1.0 + 0.001 * double(e % 17), int(e % 23) * 3 - 30);
+      st.mcount(e) = e % 5;
+    }
+    int plain_differs = 0;
+    for (std::int64_t c = 0; c < 2; ++c) {
+      CAPTURE(c);
+      const std::int64_t first = c * kColumnsPerChunk, width = c == 0 ? 256 : 44;
+      double lane[32];
+      long long lane_count[32];
+      for (int t = 0; t < 32; ++t) {
+        lane[t] = 0;
+        lane_count[t] = 0;
+        for (std::int64_t e = t; e < width; e += 32) lane[t] += st.msum(first + e), lane_count[t] += st.mcount(first + e);
+      }
+      for (int half = 16; half >= 1; half /= 2)
+        for (int t = 0; t < half; ++t) lane[t] += lane[t + half], lane_count[t] += lane_count[t + half];
+      chunk_sum(st, c);
+      CHECK(std::memcmp(&st.chunk_sum(c), &lane[0], sizeof(double)) == 0);
+      CHECK(st.chunk_count(c) == lane_count[0]);
+      double plain = 0;
+      for (std::int64_t e = first; e < first + width; ++e) plain += st.msum(e);
+      plain_differs += plain != lane[0];
+    }
+    CHECK(plain_differs > 0);
   }
 
   TEST_CASE("a synapse row is whole 128-byte lines, and the GPU launch whole warps of a row block's columns") {

@@ -1,7 +1,7 @@
 #pragma once
 // The end of a dense AdEx step (adex_kernels.hpp has the rest): the m̄ summands' fixed-order tree (6) and each
 // column's current from its winning row (7), in one process and, with the host's part in adex_simulation.hpp, over
-// ranks. Every level sums in index order, so every backend and every rank count performs the same additions.
+// ranks. Every level adds in a fixed order, so every backend and every rank count performs the same additions.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -12,8 +12,8 @@
 
 namespace kbrain::adex {
 
-// 6. The m̄ tree: chunks of columns in order, then the chunks of a block in order, then the blocks in order.
-// Two launches close a step: StepEnd (chunks, and 7; StepEndTeams on GPUs) and StepMean (blocks, m̄).
+// 6. The m̄ tree: each chunk of columns by the lanes' tree below, then the chunks of a block in order, then the
+// blocks in order. Two launches close a step: StepEnd (chunks, and 7; StepEndTeams on GPUs) and StepMean (blocks, m̄).
 
 // Sum and count of entries [first, last) of (sums, counts), in index order. The running sums live in registers and
 // are written once: `sum` and `count` are often elements of device arrays, and a running sum kept there would make
@@ -60,13 +60,61 @@ KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, 
   count = c;
 }
 
-// The first level of 6 and step 7 in one launch (StepEnd): chunk k's sum for k < blocks * chunks, column k's
-// current for k < n_post (independent work; one launch instead of two).
+// A chunk's sum (the first level of 6) is a tree of kChunkLanes lanes: lane t adds the chunk's entries t, t + 32,
+// t + 64, ... in order, then the lanes' sums are added in pairs, halving (lane t takes lane t + 16's, then t + 8's,
+// ..., then lane 0 takes lane 1's). A warp then sums a chunk with coalesced loads and five steps of pairs; the one
+// thread adding 256 entries in a row before was bound by issuing them (docs/models/adex-costa.md). Host backends
+// perform the same additions in a loop.
+inline constexpr int kChunkLanes = 32;
+inline constexpr int kEntriesPerLane = int(kColumnsPerChunk / kChunkLanes);
+static_assert(kColumnsPerChunk % kChunkLanes == 0, "a chunk's entries are dealt to its lanes evenly");
+
+// Lane t's sum of the chunk's entries [first, first + width): first + t + kChunkLanes q, q ascending, loaded before
+// they are added so that a GPU thread waits for one memory latency.
+template <class Sums, class Counts>
+KOKKOS_INLINE_FUNCTION void lane_sum(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t width,
+                                     int t, double& sum, long long& count) {
+  double v[kEntriesPerLane];
+  long long n[kEntriesPerLane];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int q = 0; q < kEntriesPerLane; ++q) {
+    const std::int64_t e = t + std::int64_t(q) * kChunkLanes;
+    v[q] = e < width ? double(sums(first + e)) : 0.0;
+    n[q] = e < width ? (long long)(counts(first + e)) : 0;
+  }
+  double s = 0;
+  long long c = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int q = 0; q < kEntriesPerLane; ++q) {
+    s += v[q];
+    c += n[q];
+  }
+  sum = s;
+  count = c;
+}
+
+// One level of the lanes' pairs: lane t (t < half) takes lane t + half's sum and count.
+KOKKOS_INLINE_FUNCTION void lane_pair(double* sums, long long* counts, int half, int t) {
+  sums[t] += sums[t + half];
+  counts[t] += counts[t + half];
+}
+
+// Chunk k's tree in one thread (host backends, and StepEnd anywhere): the lanes one after the other.
 template <class Real, class Mem>
 KOKKOS_INLINE_FUNCTION void chunk_sum(const AdexState<Real, Mem>& st, const std::int64_t k) {
   const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
-  ordered_sum(st.msum, st.mcount, b * st.n_post + c * kColumnsPerChunk, b * st.n_post + st.chunk_end(c),
-              st.chunk_sum(k), st.chunk_count(k));
+  const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_width(c);
+  double sums[kChunkLanes];
+  long long counts[kChunkLanes];
+  for (int t = 0; t < kChunkLanes; ++t) lane_sum(st.msum, st.mcount, first, width, t, sums[t], counts[t]);
+  for (int half = kChunkLanes / 2; half >= 1; half /= 2)
+    for (int t = 0; t < half; ++t) lane_pair(sums, counts, half, t);
+  st.chunk_sum(k) = sums[0];
+  st.chunk_count(k) = counts[0];
 }
 
 // A team's scratch copy of m̄ summands: sums and their counts, `n` of each.
@@ -116,10 +164,9 @@ struct StepEnd {
   }
 };
 
-// GPUs: StepEnd with a warp-sized team per chunk. The team's threads copy the chunk's summands into team scratch
-// (neighbouring threads read neighbouring entries, so the copy runs at memory speed), then one thread adds them in
-// index order with ordered_sum: chunk_sum's additions, the same bits. A thread per chunk, as StepEnd runs, reads
-// its chunk alone and is limited by memory latency (there are only blocks x chunks of them).
+// GPUs: StepEnd with a team of kChunkLanes threads per chunk, a lane a thread: each thread adds its lane's entries
+// (neighbouring threads read neighbouring entries), leaves the sum in team scratch, and the pairs are added level by
+// level between team barriers: chunk_sum's additions, the same bits.
 template <class Real, class Mem, class Exec>
 struct StepEndTeams {
   using Policy = Kokkos::TeamPolicy<Exec>;
@@ -128,7 +175,7 @@ struct StepEndTeams {
   using ScratchCounts = typename SumScratch<Exec>::Counts;
   AdexState<Real, Mem> st;
   bool currents = true, post_updates = true;
-  int team_size = 32;  // 1 on host backends (tests)
+  int team_size = kChunkLanes;  // 1 on host backends (tests): the one thread takes every lane
 
   // Teams that take the columns' currents, a column per thread: they come first in the league, so they start with
   // the first wave of chunk teams instead of after the last (each column is a chain of dependent loads).
@@ -138,7 +185,7 @@ struct StepEndTeams {
 
   Policy policy() const {
     return Policy(int(column_teams() + st.blocks * st.chunks), team_size)
-        .set_scratch_size(0, Kokkos::PerTeam(SumScratch<Exec>::bytes(kColumnsPerChunk)));
+        .set_scratch_size(0, Kokkos::PerTeam(SumScratch<Exec>::bytes(kChunkLanes)));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -151,14 +198,24 @@ struct StepEndTeams {
     const std::int64_t k = team.league_rank() - columns;
     const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
     const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_width(c);
-    const ScratchSums sums(team.team_scratch(0), kColumnsPerChunk);
-    const ScratchCounts counts(team.team_scratch(0), kColumnsPerChunk);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, width), [&](const std::int64_t q) {
-      sums(q) = st.msum(first + q);
-      counts(q) = st.mcount(first + q);
+    const ScratchSums sums(team.team_scratch(0), kChunkLanes);
+    const ScratchCounts counts(team.team_scratch(0), kChunkLanes);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kChunkLanes), [&](const int t) {
+      double sum;
+      long long count;
+      lane_sum(st.msum, st.mcount, first, width, t, sum, count);
+      sums(t) = sum;
+      counts(t) = count;
     });
+    for (int half = kChunkLanes / 2; half >= 1; half /= 2) {
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, half), [&](const int t) { lane_pair(sums.data(), counts.data(), half, t); });
+    }
     team.team_barrier();
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { ordered_sum(sums, counts, 0, width, st.chunk_sum(k), st.chunk_count(k)); });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      st.chunk_sum(k) = sums(0);
+      st.chunk_count(k) = counts(0);
+    });
   }
 };
 
