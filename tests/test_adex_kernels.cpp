@@ -177,29 +177,45 @@ TEST_SUITE("adex_costa") {
     CHECK(gpu_pass_is_wide(Kokkos::DefaultHostExecutionSpace(), 36, 3));  // host backends: any size (not launched)
   }
 
-  // The step's end by a team per chunk (GPUs: StepEndTeams, a lane of the chunk's tree a thread) against a thread per chunk
-  // (host backends: StepEnd), on every backend (team size 1 on host backends): the same chunk sums, currents and
-  // owed flags, bit for bit. 600 columns: two whole chunks and a partial one; three row blocks.
-  TEST_CASE_TEMPLATE_DEFINE("the step end by chunk teams gives the thread-per-chunk step end's bits", Backend, adex_step_end) {
+  // The step's end in one launch (GPUs: StepEndTeams, a team per row block, a lane of a chunk's tree a thread, m̄ by
+  // the team that finishes last) against StepEnd and StepMean (host backends), on every backend (team size 1 on host
+  // backends): the same chunk and block sums, m̄, currents and owed flags, bit for bit, twice (the second time after
+  // the first reset the blocks' count). 600 columns: two whole chunks and a partial one; 9 row blocks; on GPUs also
+  // teams of a single warp (each thread then takes several lanes).
+  TEST_CASE_TEMPLATE_DEFINE("the one-launch step end gives StepEnd's and StepMean's bits", Backend, adex_step_end) {
     using Exec = typename Backend::execution_space;
     using Mem = typename Backend::memory_space;
     using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-    const std::int64_t n_pre = 150, n_post = 600;
+    const std::int64_t n_pre = 9 * kRowsPerBlock - 20, n_post = 600;
     const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
     const AdexState<float, Mem> threads = mixed_pass_state<Exec>(n_pre, n_post), teams = mixed_pass_state<Exec>(n_pre, n_post);
     REQUIRE(threads.chunks == 3);
+    REQUIRE(threads.blocks == 9);
     for (const auto& st : {threads, teams}) {
       const SynapsePassGroups<float, Mem, 1, 1> pass{SynapsePass<float, Mem>{st, p, 0, n_pre, true}};
       Kokkos::parallel_for("pass", Range(0, pass.launch_size(st.blocks)), pass);
     }
     const StepEnd<float, Mem> by_thread{threads, true, true};
     Kokkos::parallel_for("by_thread", Range(0, by_thread.size()), by_thread);
-    const StepEndTeams<float, Mem, Exec> by_team{teams, true, true, Backend::is_gpu ? 32 : 1};
-    Kokkos::parallel_for("by_team", by_team.policy(), by_team);
-    CHECK(same(threads.chunk_sum, teams.chunk_sum));
-    CHECK(same(threads.chunk_count, teams.chunk_count));
-    CHECK(same(threads.I, teams.I));
-    CHECK(same(threads.post_prev, teams.post_prev));
+    const StepMean<float, Mem, Exec> mean{threads, true, 1, StepMean<float, Mem, Exec>::kPiece};
+    Kokkos::parallel_for("mean", mean.policy(), mean);
+    for (const int team_size : {Backend::is_gpu ? StepEndTeams<float, Mem, Exec>::kLanes : 1, Backend::is_gpu ? 32 : 1})
+      for (int launch = 0; launch < 2; ++launch) {
+        CAPTURE(team_size);
+        CAPTURE(launch);
+        Kokkos::deep_copy(teams.mbar, -1.0);
+        Kokkos::deep_copy(teams.block_sum, -1.0);
+        const StepEndTeams<float, Mem, Exec> by_team{teams, true, true, team_size};
+        Kokkos::parallel_for("by_team", by_team.policy(), by_team);
+        CHECK(same(threads.chunk_sum, teams.chunk_sum));
+        CHECK(same(threads.chunk_count, teams.chunk_count));
+        CHECK(same(threads.block_sum, teams.block_sum));
+        CHECK(same(threads.block_count, teams.block_count));
+        CHECK(same(threads.mbar, teams.mbar));
+        CHECK(host(teams.blocks_done)(0) == 0);
+        CHECK(same(threads.I, teams.I));
+        CHECK(same(threads.post_prev, teams.post_prev));
+      }
     // the sums and currents were written (so the comparison is not of two untouched states)
     const auto sums = host(teams.chunk_sum);
     const auto counts = host(teams.chunk_count);
@@ -207,6 +223,7 @@ TEST_SUITE("adex_costa") {
     int nonzero = 0;
     for (std::size_t k = 0; k < sums.size(); ++k) nonzero += sums(k) > 0 && counts(k) > 0;
     CHECK(nonzero == int(sums.size()));
+    CHECK(host(teams.mbar)(0) > 0);
     int set = 0;
     for (std::size_t j = 0; j < currents.size(); ++j) set += currents(j) != 0;
     CHECK(set > n_post / 2);

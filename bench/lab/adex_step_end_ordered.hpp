@@ -1,7 +1,8 @@
 #pragma once
-// Lab only (adex_step_end_probe): the step end's chunk sums as the product computed them before the lanes' tree
-// (adex_reduce.hpp): a warp-sized team per chunk copies the chunk into team scratch, then one thread adds its 256
-// entries in index order. Other bits than the product's (another order of additions); kept to time the tree against.
+// Lab only (adex_step_end_probe): the step end as the product ran it before the one-launch StepEndTeams
+// (adex_reduce.hpp), for the probe's A/B: the columns' currents (teams first, a column per thread), then a warp-sized
+// team per chunk that copies the chunk into team scratch and one thread that adds its 256 entries in index order;
+// StepMean followed in a second launch. Other chunk-sum bits than the product's (another order of additions).
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -19,13 +20,21 @@ struct StepEndOrdered {
   AdexState<Real, Mem> st;
   int team_size = 32;  // a warp (a host build: 1)
 
+  KOKKOS_INLINE_FUNCTION std::int64_t column_teams() const { return (st.n_post + team_size - 1) / team_size; }
+
   Policy policy() const {
-    return Policy(int(st.blocks * st.chunks), team_size)
+    return Policy(int(column_teams() + st.blocks * st.chunks), team_size)
         .set_scratch_size(0, Kokkos::PerTeam(SumScratch<Exec>::bytes(kColumnsPerChunk)));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t k = team.league_rank();
+    const std::int64_t columns = column_teams();
+    if (team.league_rank() < columns) {
+      const std::int64_t j = std::int64_t(team.league_rank()) * team.team_size() + team.team_rank();
+      if (j < st.n_post) column_current(st, true, j);
+      return;
+    }
+    const std::int64_t k = team.league_rank() - columns;
     const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
     const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_width(c);
     const ScratchSums sums(team.team_scratch(0), kColumnsPerChunk);

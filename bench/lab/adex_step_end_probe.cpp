@@ -1,9 +1,10 @@
-// The step end's chunk sums (adex_reduce.hpp) alone on CUDA: the product's StepEndTeams (the lanes' tree, a chunk a
-// team of 32 threads, its currents off) against StepEndOrdered (adex_step_end_ordered.hpp: the chunk copied to
-// scratch and added by one thread in index order, as before the tree). For each N: the probe's state (every row and
-// column firing), one product pass to fill the partial sums, then µs per launch (median of 5 runs of 20 launches,
-// light-weight as the product launches), and the chunk sums' bits against StepEnd's (a thread per chunk, the tree's
-// definition: they must be equal). Built on demand: `cmake --build build/cuda --target adex_step_end_probe`.
+// The step end (adex_reduce.hpp) alone on CUDA: the product's one launch (StepEndTeams: the columns' currents, a team
+// per row block whose warps sum its chunks by the lanes' tree, the block sums, m̄ by the last team) against the two
+// launches before it (adex_step_end_ordered.hpp: the currents and a warp per chunk added by one thread in index
+// order, then StepMean). For each N: the probe's state (every row and column firing), one product pass to fill the
+// partial sums, then µs per step end (median of 5 runs of 20, light-weight launches as the product's), and the
+// product's chunk sums, block sums and m̄ against StepEnd and StepMean's (a thread per chunk and one team: the
+// tree's definition; they must be equal). Built on demand: `cmake --build build/cuda --target adex_step_end_probe`.
 //   adex_step_end_probe N...
 #include <Kokkos_Core.hpp>
 
@@ -22,11 +23,16 @@ namespace {
 using namespace kbrain::adex;
 using namespace kbrain::adex::probe;
 
-std::vector<double> chunk_bits(const AdexState<float, Mem>& st) {
-  auto sums = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.chunk_sum);
-  auto counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.chunk_count);
-  std::vector<double> out(sums.data(), sums.data() + sums.size());
-  for (std::size_t k = 0; k < counts.size(); ++k) out.push_back(double(counts(k)));
+std::vector<double> sum_bits(const AdexState<float, Mem>& st) {
+  std::vector<double> out;
+  for (const auto& v : {st.chunk_sum, st.block_sum, st.mbar}) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    out.insert(out.end(), h.data(), h.data() + h.size());
+  }
+  for (const auto& v : {st.chunk_count, st.block_count}) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    for (std::size_t k = 0; k < h.size(); ++k) out.push_back(double(h(k)));
+  }
   return out;
 }
 
@@ -41,24 +47,32 @@ void run(std::int64_t n) {
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
   launch_gpu_synapse_pass(Exec(), "adex_pass", SynapsePass<float, Mem>{st, p, 0, n, true},
                           ConnectionRule{Connectivity::All, Parity::PostEven}, st.blocks);
-  const int team = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible ? 1 : kChunkLanes;
-  const StepEnd<float, Mem> by_thread{st, false, true};
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  using Mean = StepMean<float, Mem, Exec>;
+  const StepEnd<float, Mem> by_thread{st, true, true};
   Kokkos::parallel_for("step_end_threads", Range(0, by_thread.size()), by_thread);
+  const Mean mean{st, true, Mean::team_size_for(st, !host), Mean::kPiece};
+  Kokkos::parallel_for("step_mean", mean.policy(), mean);
   Kokkos::fence();
-  const std::vector<double> reference = chunk_bits(st);
-  const StepEndTeams<float, Mem, Exec> product{st, false, true, team};
+  const std::vector<double> reference = sum_bits(st);
+  const StepEndTeams<float, Mem, Exec> product{st, true, true, host ? 1 : StepEndTeams<float, Mem, Exec>::kLanes};
   const auto launch_product = [&] { Kokkos::parallel_for("step_end", kbrain::kx::light_weight(product.policy()), product); };
   Kokkos::deep_copy(st.chunk_sum, -1.0);
+  Kokkos::deep_copy(st.block_sum, -1.0);
+  Kokkos::deep_copy(st.mbar, -1.0);
   launch_product();
   Kokkos::fence();
-  const bool same = same_bits(chunk_bits(st), reference);
-  const probe::StepEndOrdered<float, Mem, Exec> ordered{st, team};
-  const auto launch_ordered = [&] { Kokkos::parallel_for("step_end_ordered", kbrain::kx::light_weight(ordered.policy()), ordered); };
-  std::printf("N %lld: %lld chunks; product (lanes' tree): %.2f us, bits as a thread per chunk: %s\n",
-              static_cast<long long>(n), static_cast<long long>(st.blocks * st.chunks),
+  const bool same = same_bits(sum_bits(st), reference);
+  const probe::StepEndOrdered<float, Mem, Exec> ordered{st, host ? 1 : 32};
+  const auto launch_before = [&] {
+    Kokkos::parallel_for("step_end_ordered", kbrain::kx::light_weight(ordered.policy()), ordered);
+    Kokkos::parallel_for("step_mean", kbrain::kx::light_weight(mean.policy()), mean);
+  };
+  std::printf("N %lld: %lld blocks x %lld chunks; product (one launch): %.2f us, sums and m-bar as StepEnd + StepMean: %s\n",
+              static_cast<long long>(n), static_cast<long long>(st.blocks), static_cast<long long>(st.chunks),
               median_s(launch_product) * 1e6, same ? "yes" : "NO");
-  std::printf("N %lld: one thread adding in order (before): %.2f us\n", static_cast<long long>(n),
-              median_s(launch_ordered) * 1e6);
+  std::printf("N %lld: before (a warp a chunk adding in order, then StepMean): %.2f us\n", static_cast<long long>(n),
+              median_s(launch_before) * 1e6);
   std::printf("N %lld: product again: %.2f us\n", static_cast<long long>(n), median_s(launch_product) * 1e6);
 }
 

@@ -13,7 +13,8 @@
 namespace kbrain::adex {
 
 // 6. The m̄ tree: each chunk of columns by the lanes' tree below, then the chunks of a block in order, then the
-// blocks in order. Two launches close a step: StepEnd (chunks, and 7; StepEndTeams on GPUs) and StepMean (blocks, m̄).
+// blocks in order. Host backends close a step with two launches, StepEnd (chunks, and 7) and StepMean (blocks, m̄);
+// GPUs with one, StepEndTeams.
 
 // Sum and count of entries [first, last) of (sums, counts), in index order. The running sums live in registers and
 // are written once: `sum` and `count` are often elements of device arrays, and a running sum kept there would make
@@ -164,28 +165,35 @@ struct StepEnd {
   }
 };
 
-// GPUs: StepEnd with a team of kChunkLanes threads per chunk, a lane a thread: each thread adds its lane's entries
-// (neighbouring threads read neighbouring entries), leaves the sum in team scratch, and the pairs are added level by
-// level between team barriers: chunk_sum's additions, the same bits.
+// GPUs: the whole step end in one launch, StepEnd's and StepMean's additions. A team per row block; its warps take
+// kChunksPerRound of the block's chunks at a time (a warp a chunk, a thread a lane of the chunk's tree, the pairs
+// level by level between team barriers), and one thread adds the round's chunk sums in order to the block's sum, kept
+// in team scratch: chunk_sum's and StepMean's block additions, the same bits. The team that finishes its block last
+// (blocks_done, counted atomically) adds the blocks' sums in order into m̄, as StepMean does, and resets the count;
+// it reads the other teams' sums by atomic loads, which see what their fences published. With `currents` false (a
+// multi-rank run) only the chunk and block sums: the exchange adds the blocks over the ranks. The columns' currents:
+// teams first in the league, a column per thread, so they start with the first wave instead of after the last (each
+// column is a chain of dependent loads). One launch instead of two, and a block's sum waits for no second kernel.
 template <class Real, class Mem, class Exec>
 struct StepEndTeams {
   using Policy = Kokkos::TeamPolicy<Exec>;
   using Member = typename Policy::member_type;
   using ScratchSums = typename SumScratch<Exec>::Sums;
   using ScratchCounts = typename SumScratch<Exec>::Counts;
+  static constexpr int kChunksPerRound = 16;
+  static constexpr int kLanes = kChunksPerRound * kChunkLanes;  // the scratch of a round's lanes
+  static constexpr int kRunning = kLanes;                        // scratch entry of the block's running sum
   AdexState<Real, Mem> st;
   bool currents = true, post_updates = true;
-  int team_size = kChunkLanes;  // 1 on host backends (tests): the one thread takes every lane
+  int team_size = kLanes;  // a thread per lane of a round; 1 on host backends (tests): the one thread takes them all
 
-  // Teams that take the columns' currents, a column per thread: they come first in the league, so they start with
-  // the first wave of chunk teams instead of after the last (each column is a chain of dependent loads).
   KOKKOS_INLINE_FUNCTION std::int64_t column_teams() const {
     return currents ? (st.n_post + team_size - 1) / team_size : 0;
   }
 
   Policy policy() const {
-    return Policy(int(column_teams() + st.blocks * st.chunks), team_size)
-        .set_scratch_size(0, Kokkos::PerTeam(SumScratch<Exec>::bytes(kChunkLanes)));
+    return Policy(int(column_teams() + st.blocks), team_size)
+        .set_scratch_size(0, Kokkos::PerTeam(SumScratch<Exec>::bytes(kLanes + 1)));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -195,26 +203,87 @@ struct StepEndTeams {
       if (j < st.n_post) column_current(st, post_updates, j);
       return;
     }
-    const std::int64_t k = team.league_rank() - columns;
-    const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
-    const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_width(c);
-    const ScratchSums sums(team.team_scratch(0), kChunkLanes);
-    const ScratchCounts counts(team.team_scratch(0), kChunkLanes);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kChunkLanes), [&](const int t) {
-      double sum;
-      long long count;
-      lane_sum(st.msum, st.mcount, first, width, t, sum, count);
-      sums(t) = sum;
-      counts(t) = count;
-    });
-    for (int half = kChunkLanes / 2; half >= 1; half /= 2) {
-      team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, half), [&](const int t) { lane_pair(sums.data(), counts.data(), half, t); });
-    }
-    team.team_barrier();
+    const std::int64_t b = team.league_rank() - columns;
+    const int running = kRunning;  // a local: device code cannot bind a reference to the static member
+    const ScratchSums sums(team.team_scratch(0), kLanes + 1);
+    const ScratchCounts counts(team.team_scratch(0), kLanes + 1);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      st.chunk_sum(k) = sums(0);
-      st.chunk_count(k) = counts(0);
+      sums(running) = 0.0;
+      counts(running) = 0;
+    });
+    for (std::int64_t c0 = 0; c0 < st.chunks; c0 += kChunksPerRound) {
+      const int round = int(st.chunks - c0 < kChunksPerRound ? st.chunks - c0 : kChunksPerRound);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, round * kChunkLanes), [&](const int i) {
+        const std::int64_t c = c0 + i / kChunkLanes;
+        double sum;
+        long long count;
+        lane_sum(st.msum, st.mcount, b * st.n_post + c * kColumnsPerChunk, st.chunk_width(c), i % kChunkLanes, sum,
+                 count);
+        sums(i) = sum;
+        counts(i) = count;
+      });
+      for (int half = kChunkLanes / 2; half >= 1; half /= 2) {
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, round * half), [&](const int i) {
+          const int w = i / half;
+          lane_pair(&sums(w * kChunkLanes), &counts(w * kChunkLanes), half, i - w * half);
+        });
+      }
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, round), [&](const int w) {
+        st.chunk_sum(b * st.chunks + c0 + w) = sums(w * kChunkLanes);
+        st.chunk_count(b * st.chunks + c0 + w) = counts(w * kChunkLanes);
+      });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {  // the block's chunks in order (ordered_sum's additions)
+        double sum = sums(running);
+        long long count = counts(running);
+        for (int w = 0; w < round; ++w) {
+          sum += sums(w * kChunkLanes);
+          count += counts(w * kChunkLanes);
+        }
+        sums(running) = sum;
+        counts(running) = count;
+      });
+      team.team_barrier();  // the next round's lanes overwrite this round's sums
+    }
+    int last = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](int& is_last) {
+          st.block_sum(b) = sums(running);
+          st.block_count(b) = counts(running);
+          is_last = 0;
+          if (currents) {
+            Kokkos::memory_fence();  // the block's sum is visible before it is counted
+            is_last = Kokkos::atomic_fetch_add(&st.blocks_done(0), 1) == int(st.blocks - 1);
+          }
+        },
+        last);
+    if (!last) return;
+    Kokkos::memory_fence();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      sums(running) = 0.0;
+      counts(running) = 0;
+    });
+    for (std::int64_t first = 0; first < st.blocks; first += kLanes) {
+      const int piece = int(st.blocks - first < kLanes ? st.blocks - first : kLanes);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, piece), [&](const int i) {
+        sums(i) = Kokkos::atomic_fetch_add(&st.block_sum(first + i), 0.0);
+        counts(i) = Kokkos::atomic_fetch_add(&st.block_count(first + i), 0LL);
+      });
+      team.team_barrier();
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        double sum = sums(running);  // continuing the one sum: the blocks in order
+        long long count = counts(running);
+        ordered_add(sums, counts, 0, piece, sum, count);
+        sums(running) = sum;
+        counts(running) = count;
+      });
+      team.team_barrier();
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      st.mbar(0) = counts(running) > 0 ? sums(running) / double(counts(running)) : 0.0;
+      st.blocks_done(0) = 0;
     });
   }
 };

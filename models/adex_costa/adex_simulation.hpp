@@ -1,7 +1,8 @@
 #pragma once
 // Drives the dense plastic AdEx network on one backend: one step is the kernels of adex_kernels.hpp, launched in
-// order without waiting for the device (four launches: StepStart, the synapse pass, StepEnd, StepMean). The host synchronises only to drain the spike ring (neuron crossings, kept
-// only when spike files are written) and at the end.
+// order without waiting for the device (StepStart, the synapse pass, then StepEnd and StepMean on host backends,
+// StepEndTeams on GPUs). The host synchronises only to drain the spike ring (neuron crossings, kept only when spike
+// files are written) and at the end.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -128,15 +129,15 @@ class AdexSimulation {
       launch_gpu_synapse_pass(Exec(), "kbrain::adex::synapses", pass, rule(), st_.blocks);
     else
       Kokkos::parallel_for("kbrain::adex::synapses", range(st_.blocks * st_.chunks), SynapsePassChunked<Real, Mem>{pass});
-    if constexpr (Backend::is_gpu) {
+    if constexpr (Backend::is_gpu) {  // chunks, blocks and m̄ in one launch
       const StepEndTeams<Real, Mem, Exec> end{st_, !plan_.exchange, post_updates};
       Kokkos::parallel_for("kbrain::adex::step_end", kx::light_weight(end.policy()), end);
     } else {
       const StepEnd<Real, Mem> end{st_, !plan_.exchange, post_updates};
       Kokkos::parallel_for("kbrain::adex::step_end", range(end.size()), end);
+      const StepMean<Real, Mem, Exec> mean{st_, !plan_.exchange, mean_team_size_, StepMean<Real, Mem, Exec>::kPiece};
+      Kokkos::parallel_for("kbrain::adex::step_mean", kx::light_weight(mean.policy()), mean);
     }
-    const StepMean<Real, Mem, Exec> mean{st_, !plan_.exchange, mean_team_size_, StepMean<Real, Mem, Exec>::kPiece};
-    Kokkos::parallel_for("kbrain::adex::step_mean", kx::light_weight(mean.policy()), mean);
     if (plan_.exchange) exchange_step(post_updates);
     if (ring_.active()) ring_.capture(st_.crossed, n + 1);
     ++steps_;

@@ -57,6 +57,7 @@ struct AdexState {
   Times chunk_sum, block_sum;        // (block, chunk), block
   Kokkos::View<long long*, Mem> chunk_count, block_count;
   Times mbar;                        // mbar(0): m̄ of the last step, applied to post_prev columns
+  Flags blocks_done;                 // blocks_done(0): row blocks summed so far in this step's end (GPUs; 0 between steps)
   // each row's presynaptic events, each column's postsynaptic events (post updates) and each neuron's crossings so
   // far: counted where they happen, summed once at the end, so that a step needs no reduction for them
   Kokkos::View<long long*, Mem> pre_events, post_events, neuron_spikes;
@@ -126,6 +127,7 @@ struct AdexState {
     block_sum = Times("adex_block_sum", blocks);
     block_count = Kokkos::View<long long*, Mem>("adex_block_count", blocks);
     mbar = Times("adex_mbar", 1);
+    blocks_done = Flags("adex_blocks_done", 1);
     pre_events = Kokkos::View<long long*, Mem>("adex_pre_events", rows);
     post_events = Kokkos::View<long long*, Mem>("adex_post_events", cols);
     neuron_spikes = Kokkos::View<long long*, Mem>("adex_neuron_spikes", cols);
