@@ -1,10 +1,11 @@
-// The COBAHH neuron update alone on CUDA: the product's one thread a neuron (HhStepFunctor through the chained
-// launch, as PointNetwork launches it) against HhStepParts (below), the same four parts (gates m, h, n and the membrane) on
-// the threads of a team: 4 warps of 32 neurons (a part a warp) and 2 warps (two parts a warp). Question (issue 25:
-// COBAHH 4000 double at 8.57 µs a step, float 7.23): at 4000 neurons a step's neuron kernel is about one warp per
-// SM, and double's ten exponentials a neuron run on one scheduler; does spreading the parts over four shorten it?
+// The COBAHH neuron update alone on CUDA: one thread a neuron (HhStepFunctor through the chained launch, as
+// PointNetwork launches it) with the model's options read at run time (HhAnyOptions) and fixed at compile time
+// (HhCobaOptions, the product's launch for COBAHH since the options were fixed), against HhStepParts (below), the
+// same four parts (gates m, h, n and the membrane) on 4 warps of a team (a part a warp). Questions (issue 25: COBAHH
+// 4000 double at 8.57 µs a step, float 7.23): does fixing the options (no branches between the exponentials) shorten
+// the kernel, and with the same bits? Does spreading the parts over four schedulers (answered 2026-11-28: no)?
 // µs per launch over back-to-back launches (each launch's duration plus the gap between two), and the bits of
-// every variant after one step from the same state against the product's.
+// every variant after one step from the same state against the options-read variant's.
 //   hh_parts_probe [N ...]   (default 4000 64000 1000000), float and double
 #include <Kokkos_Core.hpp>
 
@@ -54,9 +55,10 @@ struct HhStepParts {
     team.team_barrier();  // the whole team has read the state at the step's start
     if (!live) return;
     for (int part = group; part < 4; part += groups) {
-      if (part == 0) step.s.m(i) = point::hh_m_next(v, m, step.c);
-      if (part == 1) step.s.h(i) = point::hh_h_next(v, h, step.c);
-      if (part == 2) step.s.n(i) = point::hh_n_next(v, n, step.c);
+      const bool exponential = point::HhAnyOptions::exponential(step.c);
+      if (part == 0) step.s.m(i) = point::hh_m_next(v, m, step.c, exponential);
+      if (part == 1) step.s.h(i) = point::hh_h_next(v, h, step.c, exponential);
+      if (part == 2) step.s.n(i) = point::hh_n_next(v, n, step.c, exponential);
       if (part == 3) step.membrane(i, v, m, h, n);
     }
   }
@@ -91,11 +93,17 @@ point::HhStepFunctor<Exec, Real> make_step(int n) {
   return point::HhStepFunctor<Exec, Real>{st, in, point::HhConstants<Real>::make(point::point_parameter_set("cobahh").params)};
 }
 
-// What a variant launches: 0 the product's range, else teams of `groups` warps of 32 neurons.
+// What a variant launches: -1 the product's range with the options read at run time (HhAnyOptions), 0 with them
+// fixed (HhCobaOptions, what the product launches for COBAHH), else teams of `groups` warps of 32 neurons.
 template <class Real>
 void launch(const point::HhStepFunctor<Exec, Real>& f, int n, int groups) {
-  if (groups == 0) {
+  if (groups == -1) {
     launch_range<CudaBackend>(Exec(), "hh_one", n, spiking::FirstKernelOfStep<point::HhStepFunctor<Exec, Real>, Mem>{f, f.in.clock});
+    return;
+  }
+  if (groups == 0) {
+    using Fixed = point::HhStepFunctor<Exec, Real, point::HhCobaOptions>;
+    launch_range<CudaBackend>(Exec(), "hh_fixed", n, spiking::FirstKernelOfStep<Fixed, Mem>{Fixed{f.s, f.in, f.c}, f.in.clock});
     return;
   }
   Kokkos::parallel_for("hh_parts", kx::light_weight(Kokkos::TeamPolicy<Exec>((n + 31) / 32, 32 * groups)),
@@ -118,10 +126,10 @@ int differing(const point::HhStepFunctor<Exec, Real>& a, const point::HhStepFunc
 
 template <class Real>
 void run(int n) {
-  const char* names[] = {"one thread a neuron (product)", "parts, 4 warps a team", "parts, 2 warps a team"};
-  const int groups[] = {0, 4, 2};
+  const char* names[] = {"a thread a neuron, options read", "a thread a neuron, COBAHH's fixed", "parts, 4 warps a team"};
+  const int groups[] = {-1, 0, 4};
   const auto reference = make_step<Real>(n);
-  launch(reference, n, 0);
+  launch(reference, n, -1);
   for (int v = 0; v < 3; ++v) {
     const auto f = make_step<Real>(n);
     launch(f, n, groups[v]);  // one step from the same state: the bits
@@ -136,7 +144,7 @@ void run(int n) {
       Kokkos::fence();
       best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
-    std::printf("%s n %d %-30s %7.3f us per launch, values differing from the product's after one step: %d\n",
+    std::printf("%s n %d %-30s %7.3f us per launch, values differing from options read after one step: %d\n",
                 sizeof(Real) == 4 ? "float " : "double", n, names[v], best / kLaunches * 1e6, bad);
   }
 }

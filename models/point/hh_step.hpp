@@ -40,6 +40,33 @@ struct HhConstants {
   }
 };
 
+// Which of the model's options a step handles: read from the constants at run time (any network), or fixed at
+// compile time to the COBAHH benchmark's (exponential Euler, exponential synapses, no M current). With the options
+// fixed the step is one run of arithmetic without branches between its exponentials, which the compiler can
+// interleave; a small network's GPU step waits on that chain (docs/performance.md, "Small spiking networks").
+// Both compute the same expressions, so the same bits.
+struct HhAnyOptions {
+  template <class C>
+  KOKKOS_INLINE_FUNCTION static bool exponential(const C& c) { return c.integrator != int(Integrator::Euler); }
+  template <class C>
+  KOKKOS_INLINE_FUNCTION static bool alpha(const C& c) { return c.synapse == int(SynapseKind::ConductanceAlpha); }
+  template <class C>
+  KOKKOS_INLINE_FUNCTION static bool m_current(const C& c) { return c.g_m > 0; }
+};
+struct HhCobaOptions {
+  template <class C>
+  KOKKOS_INLINE_FUNCTION static constexpr bool exponential(const C&) { return true; }
+  template <class C>
+  KOKKOS_INLINE_FUNCTION static constexpr bool alpha(const C&) { return false; }
+  template <class C>
+  KOKKOS_INLINE_FUNCTION static constexpr bool m_current(const C&) { return false; }
+};
+// Whether constants c have the options HhCobaOptions fixes.
+template <class Real>
+bool has_coba_options(const HhConstants<Real>& c) {
+  return HhAnyOptions::exponential(c) && !HhAnyOptions::alpha(c) && !HhAnyOptions::m_current(c);
+}
+
 // Gate x with dx/dt = alpha (1 - x) - beta x, i.e. A = alpha, B = -(alpha + beta).
 template <class Real>
 KOKKOS_INLINE_FUNCTION Real gate_step(Real x, Real alpha, Real beta, Real dt, bool exponential) {
@@ -52,32 +79,33 @@ KOKKOS_INLINE_FUNCTION Real gate_step(Real x, Real alpha, Real beta, Real dt, bo
 // The gates' next values, each a function of v and the gate at the step's start alone (its own rates and
 // exponential), so they can be computed in any order or on different threads with the same bits.
 template <class Real>
-KOKKOS_INLINE_FUNCTION Real hh_m_next(Real v, Real m, const HhConstants<Real>& c) {
+KOKKOS_INLINE_FUNCTION Real hh_m_next(Real v, Real m, const HhConstants<Real>& c, bool exponential) {
   const Real u = v - c.v_t;
   const Real alpha_m = Real(0.32 * 4) / exprel((Real(13) - u) / Real(4));
   const Real beta_m = Real(0.28 * 5) / exprel((u - Real(40)) / Real(5));
-  return gate_step(m, alpha_m, beta_m, c.dt, c.integrator != int(Integrator::Euler));
+  return gate_step(m, alpha_m, beta_m, c.dt, exponential);
 }
 template <class Real>
-KOKKOS_INLINE_FUNCTION Real hh_h_next(Real v, Real h, const HhConstants<Real>& c) {
+KOKKOS_INLINE_FUNCTION Real hh_h_next(Real v, Real h, const HhConstants<Real>& c, bool exponential) {
   const Real u = v - c.v_t;
   const Real alpha_h = Real(0.128) * kx::exp((Real(17) - u) / Real(18));
   const Real beta_h = Real(4) / (Real(1) + kx::exp((Real(40) - u) / Real(5)));
-  return gate_step(h, alpha_h, beta_h, c.dt, c.integrator != int(Integrator::Euler));
+  return gate_step(h, alpha_h, beta_h, c.dt, exponential);
 }
 template <class Real>
-KOKKOS_INLINE_FUNCTION Real hh_n_next(Real v, Real n, const HhConstants<Real>& c) {
+KOKKOS_INLINE_FUNCTION Real hh_n_next(Real v, Real n, const HhConstants<Real>& c, bool exponential) {
   const Real u = v - c.v_t;
   const Real alpha_n = Real(0.032 * 5) / exprel((Real(15) - u) / Real(5));
   const Real beta_n = Real(0.5) * kx::exp((Real(10) - u) / Real(40));
-  return gate_step(n, alpha_n, beta_n, c.dt, c.integrator != int(Integrator::Euler));
+  return gate_step(n, alpha_n, beta_n, c.dt, exponential);
 }
 
 // One HH step of neuron i in four parts that depend only on the state at the step's start: the gates m, h, n
 // (hh_*_next) and the membrane (v, the synaptic conductances, the M current, the spike). operator() runs them in one
-// thread (running them on different warps of a team was measured and lost: bench/README.md, "COBAHH neuron update in
-// parts").
-template <class Exec, class Real>
+// thread, the gates first, held in registers until the membrane's stores, so that their arithmetic and the
+// membrane's form one run (running them on different warps of a team was measured and lost: bench/README.md,
+// "COBAHH neuron update in parts"). Options: HhAnyOptions, or HhCobaOptions where has_coba_options(c).
+template <class Exec, class Real, class Options = HhAnyOptions>
 struct HhStepFunctor {
   using Mem = typename Exec::memory_space;
   PointState<Real, Mem> s;
@@ -86,15 +114,18 @@ struct HhStepFunctor {
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const Real v = s.v(i), m = s.m(i), h = s.h(i), n = s.n(i);
+    const bool exponential = Options::exponential(c);
+    const Real m_next = hh_m_next(v, m, c, exponential), h_next = hh_h_next(v, h, c, exponential),
+               n_next = hh_n_next(v, n, c, exponential);
     membrane(i, v, m, h, n);
-    s.m(i) = hh_m_next(v, m, c);
-    s.h(i) = hh_h_next(v, h, c);
-    s.n(i) = hh_n_next(v, n, c);
+    s.m(i) = m_next;
+    s.h(i) = h_next;
+    s.n(i) = n_next;
   }
 
   // Everything but the gates, from v, m, h, n at the step's start; reads and writes nothing the gates' parts touch.
   KOKKOS_INLINE_FUNCTION void membrane(const int i, const Real v, const Real m, const Real h, const Real n) const {
-    const bool alpha = c.synapse == int(SynapseKind::ConductanceAlpha);
+    const bool alpha = Options::alpha(c), m_current = Options::m_current(c);
     // exponential synapses: arrivals jump g; alpha synapses: arrivals jump x by e*w and g follows x (peak w at tau)
     Real ge = s.ge(i), gi = s.gi(i), xe = 0, xi = 0;
     if (alpha) {
@@ -104,9 +135,9 @@ struct HhStepFunctor {
       ge += in.take(0, i);
       gi += in.take(1, i);
     }
-    const Real p = c.g_m > Real(0) ? s.p(i) : Real(0);
+    const Real p = m_current ? s.p(i) : Real(0);
     const Real I = in.current(i);
-    const bool exponential = c.integrator != int(Integrator::Euler);
+    const bool exponential = Options::exponential(c);
     const Real dt = c.dt;
 
     const Real g_na = c.g_na * m * m * m * h, g_kd = c.g_kd * (n * n) * (n * n), g_m = c.g_m * p;
@@ -119,7 +150,7 @@ struct HhStepFunctor {
     } else {
       v_new = v + dt * (A + B * v);
     }
-    if (c.g_m > Real(0)) {  // Yamada M current (Destexhe/Pospischil), v absolute
+    if (m_current) {  // Yamada M current (Destexhe/Pospischil), v absolute
       const Real p_inf = Real(1) / (Real(1) + kx::exp(-(v + Real(35)) / Real(10)));
       const Real tau_p = Real(1000) / (Real(3.3) * kx::exp((v + Real(35)) / Real(20)) + kx::exp(-(v + Real(35)) / Real(20)));
       s.p(i) = exponential ? p_inf + (p - p_inf) * kx::exp(-dt / tau_p) : p + dt * (p_inf - p) / tau_p;

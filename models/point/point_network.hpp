@@ -244,10 +244,14 @@ class PointNetworkSimulation {
         launch_first(exec, "kbrain::point::lif",
                      LifStepFunctor<Exec, Real>{state_, in, LifConstants<Real>::make(params_)});
         break;
-      case NeuronModel::HhTraub:
-        launch_first(exec, "kbrain::point::hh",
-                     HhStepFunctor<Exec, Real>{state_, in, HhConstants<Real>::make(params_)});
+      case NeuronModel::HhTraub: {
+        const auto c = HhConstants<Real>::make(params_);
+        if (has_coba_options(c))
+          launch_first(exec, "kbrain::point::hh", HhStepFunctor<Exec, Real, HhCobaOptions>{state_, in, c});
+        else
+          launch_first(exec, "kbrain::point::hh", HhStepFunctor<Exec, Real>{state_, in, c});
         break;
+      }
       case NeuronModel::Izhikevich:
         launch_first(exec, "kbrain::point::izhikevich",
                      IzhikevichStepFunctor<Exec, Real>{state_, in, Real(params_.dt), Real(params_.v_threshold),
