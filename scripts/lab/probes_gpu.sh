@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Lab probes (bench/README.md) on a GPU machine in one go: the AdEx pass's column groups (adex_pass_probe N P
 # groups: 8- and 16-byte accesses, with and without the connection byte, with and without launch bounds), the AdEx
-# step end's chunk sums by groups of chunks (adex_step_end_probe, the open question), its synapse layouts
-# (adex_layout_probe: arrays, interleaved, (R, u)(U, A) pairs; all firing and post only), the COBAHH neuron update in
-# parts (hh_parts_probe) and the AdEx pass at row lengths around 10 000 (adex_pass_probe). The last two answered their
-# questions on 2026-11-28 (parts: not adopted; 10 000: warps spanning two row blocks, fixed) and are re-run after
-# changes to either kernel. The SOM and GEMM probes are built on demand alone. Configures the CUDA tree offline (as
+# step end in one launch against the two before it (adex_step_end_probe), its synapse layouts
+# (adex_layout_probe: arrays, interleaved, (R, u)(U, A) pairs; all firing and post only), the COBAHH neuron update
+# with its options read or fixed and in parts (hh_parts_probe) and the AdEx pass at row lengths around 10 000
+# (adex_pass_probe). The parts and the row lengths answered their questions on 2026-11-28 (parts: not adopted;
+# 10 000: warps spanning two row blocks, fixed) and are re-run after changes to either kernel. The SOM and GEMM probes are built on demand alone. Configures the CUDA tree offline (as
 # scripts/offline_build.sh) and builds the probes only.
 # Usage: scripts/lab/probes_gpu.sh OUT   (needs .offline/, scripts/offline_bundle.sh). A log per probe in OUT.
 set -uo pipefail
@@ -29,7 +29,7 @@ b="$here/build/cuda/bench"
 # The column groups first (bench/README.md; adopted with launch bounds on 2026-11-29): 8- and 16-byte accesses, with and
 # without the flag, the product's launch.
 timeout 150 stdbuf -oL "$b/adex_pass_probe" 10000 both groups >"$out/adex_groups.log" 2>&1; echo "adex groups: exit $?"
-# The step end's chunk sums by 1-32 chunks a team against the product's one (the open question, bench/README.md).
+# The step end in one launch against the two launches before it, with the sums' bits (bench/README.md).
 timeout 120 stdbuf -oL "$b/adex_step_end_probe" 1000 5000 10000 20000 >"$out/adex_step_end.log" 2>&1; echo "adex step end: exit $?"
 # 10 000 only: at 20 000 the probe's host-side fills and bit checks take minutes. Line-buffered, so that a timeout
 # keeps what was printed.
