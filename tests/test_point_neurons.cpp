@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -184,6 +185,86 @@ TEST_SUITE("point_neurons") {
     }
   }
   TEST_CASE_TEMPLATE_APPLY(alpha_synapse, KBRAIN_TEST_BACKENDS);
+
+  // The HH step with COBAHH's options fixed at compile time (HhCobaOptions, what a COBAHH network launches) computes
+  // the expressions of the options read at run time (HhAnyOptions), so the same bits on every backend (on GPUs too:
+  // the compiler must not contract them differently). One step from the same state: voltages from rest to above
+  // threshold (so some neurons spike), gates and conductances spread, arrivals in the ring for every third neuron.
+  template <class Exec, class Real, class Options>
+  point::HhStepFunctor<Exec, Real, Options> hh_one_step(int n) {
+    using Mem = typename Exec::memory_space;
+    point::PointState<Real, Mem> st;
+    const auto view = [&](const char* name, double lo, double hi, int salt) {
+      Kokkos::View<Real*, Mem> v(std::string(name), n);
+      auto h = Kokkos::create_mirror_view(v);
+      for (int i = 0; i < n; ++i) h(i) = Real(lo + (hi - lo) * counter_uniform(11, std::uint64_t(i), std::uint64_t(salt)));
+      Kokkos::deep_copy(v, h);
+      return v;
+    };
+    st.v = view("v", -75.0, 10.0, 0);
+    st.m = view("m", 0.0, 0.9, 1);
+    st.h = view("h", 0.1, 1.0, 2);
+    st.n = view("n", 0.0, 0.8, 3);
+    st.ge = view("ge", 0.0, 5.0, 4);
+    st.gi = view("gi", 0.0, 30.0, 5);
+    st.last_spike = Kokkos::View<int*, Mem>("last_spike", n);
+    Kokkos::deep_copy(st.last_spike, -1000000);
+    point::StepInputs<Real, Mem> in;
+    in.ring = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("ring", 2, n);
+    auto ring = Kokkos::create_mirror_view(in.ring);
+    for (int i = 0; i < n; i += 3) ring(0, i) = 1000 + i, ring(1, i) = 7 * i;
+    Kokkos::deep_copy(in.ring, ring);
+    in.inv_scale[0] = 1e-3;
+    in.inv_scale[1] = 2e-3;
+    in.i_ext = view("i_ext", 0.0, 0.5, 6);
+    in.noise_sd = Kokkos::View<Real*, Mem>("noise_sd", n);
+    in.clock = spiking::make_step_clock<Mem>(5);
+    in.spikes.flags = Kokkos::View<int*, Mem>("flags", n);
+    in.spikes.neurons = n;
+    const point::HhStepFunctor<Exec, Real, Options> step{st, in, point::HhConstants<Real>::make(point::point_parameter_set("cobahh").params)};
+    Kokkos::parallel_for("hh_step", Kokkos::RangePolicy<Exec>(0, n), step);
+    Kokkos::fence();
+    return step;
+  }
+
+  template <class V>
+  bool same_bits(const V& a, const V& b) {
+    const auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+    const auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+    return ha.extent(0) == hb.extent(0) &&
+           std::memcmp(ha.data(), hb.data(), ha.extent(0) * sizeof(typename V::value_type)) == 0;
+  }
+
+  TEST_CASE_TEMPLATE_DEFINE("HH with COBAHH's options fixed gives the options-read bits", Backend, hh_fixed_options) {
+    using Exec = typename Backend::execution_space;
+    const auto check = [](auto real) {
+      using Real = decltype(real);
+      constexpr int n = 999;
+      REQUIRE(point::has_coba_options(point::HhConstants<Real>::make(point::point_parameter_set("cobahh").params)));
+      const auto read = hh_one_step<Exec, Real, point::HhAnyOptions>(n);
+      const auto fixed = hh_one_step<Exec, Real, point::HhCobaOptions>(n);
+      CHECK(same_bits(read.s.v, fixed.s.v));
+      CHECK(same_bits(read.s.m, fixed.s.m));
+      CHECK(same_bits(read.s.h, fixed.s.h));
+      CHECK(same_bits(read.s.n, fixed.s.n));
+      CHECK(same_bits(read.s.ge, fixed.s.ge));
+      CHECK(same_bits(read.s.gi, fixed.s.gi));
+      CHECK(same_bits(read.in.spikes.flags, fixed.in.spikes.flags));
+      CHECK(same_bits(read.s.last_spike, fixed.s.last_spike));
+      // the step did something: some neurons spiked, and the arrivals were taken from the ring
+      const auto flags = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fixed.in.spikes.flags);
+      const auto ring = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fixed.in.ring);
+      int spikes = 0;
+      long long left = 0;
+      for (int i = 0; i < n; ++i) spikes += flags(i), left += ring(0, i) + ring(1, i);
+      CHECK(spikes > 0);
+      CHECK(spikes < n);
+      CHECK(left == 0);
+    };
+    check(double{});
+    check(float{});
+  }
+  TEST_CASE_TEMPLATE_APPLY(hh_fixed_options, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("HH M current: p settles at p_inf(v) at rest, and the current makes the neuron adapt") {
     const auto p_inf = [](double v) { return 1.0 / (1.0 + std::exp(-(v + 35.0) / 10.0)); };
