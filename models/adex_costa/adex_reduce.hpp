@@ -305,8 +305,9 @@ struct StepMean {
   int team_size = 1;
   std::int64_t piece = kPiece;  // smaller in the tests, so that a small network spans several pieces
 
-  // GPUs: up to kMaxThreads (a thread per block at the studies' sizes, so that each waits for a block's loads once),
-  // as many as the kernel's registers allow; host backends: one thread.
+  // Host backends (the product): one thread. GPUs (tests, and the lab's two-launch step end: the product runs
+  // StepEndTeams there): up to kMaxThreads (a thread per block at the studies' sizes, so that each waits for a
+  // block's loads once), as many as the kernel's registers allow.
   static constexpr int kMaxThreads = 512;
   static int team_size_for(const AdexState<Real, Mem>& st, bool gpu) {
     if (!gpu) return 1;

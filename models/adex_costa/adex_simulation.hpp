@@ -61,7 +61,6 @@ class AdexSimulation {
       block_sum_host_ = Kokkos::create_mirror(Kokkos::HostSpace(), st_.block_sum);
       block_count_host_ = Kokkos::create_mirror(Kokkos::HostSpace(), st_.block_count);
     }
-    mean_team_size_ = StepMean<Real, Mem, Exec>::team_size_for(st_, Backend::is_gpu);
     initialise();
     if (request.write_spikes) {
       ring_ = SpikeFlagRing<Exec>(plan.n_post);
@@ -135,7 +134,7 @@ class AdexSimulation {
     } else {
       const StepEnd<Real, Mem> end{st_, !plan_.exchange, post_updates};
       Kokkos::parallel_for("kbrain::adex::step_end", range(end.size()), end);
-      const StepMean<Real, Mem, Exec> mean{st_, !plan_.exchange, mean_team_size_, StepMean<Real, Mem, Exec>::kPiece};
+      const StepMean<Real, Mem, Exec> mean{st_, !plan_.exchange, 1, StepMean<Real, Mem, Exec>::kPiece};
       Kokkos::parallel_for("kbrain::adex::step_mean", kx::light_weight(mean.policy()), mean);
     }
     if (plan_.exchange) exchange_step(post_updates);
@@ -324,7 +323,6 @@ class AdexSimulation {
   typename Kokkos::View<double*, Mem>::HostMirror winner_currents_host_, block_sum_host_;
   std::vector<double> all_sums_;
   std::vector<long long> all_counts_;
-  int mean_team_size_ = 1;    // StepMean's threads (StepMean::team_size_for)
   SpikeFlagRing<Exec> ring_;  // neuron crossings for the spike files (only when they are written)
 };
 
