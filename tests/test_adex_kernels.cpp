@@ -10,6 +10,7 @@
 #include "models/adex_costa/adex_model.hpp"
 #include "models/adex_costa/adex_synapse_groups.hpp"
 #include "tests/backend_types.hpp"
+#include "tests/device_views.hpp"
 
 namespace {
 
@@ -67,21 +68,8 @@ AdexState<float, typename Exec::memory_space> rule_pass_state(std::int64_t n_pre
   return st;
 }
 
-// A device view's values on the host.
-template <class V>
-auto host(const V& v) {
-  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-}
-
-// Whether two device views hold the same bits (and are not empty).
-template <class V>
-bool same(const V& a, const V& b) {
-  const auto ha = host(a), hb = host(b);
-  if (ha.size() != hb.size()) return false;
-  for (std::size_t k = 0; k < ha.size(); ++k)
-    if (std::memcmp(&ha(k), &hb(k), sizeof(ha(k))) != 0) return false;
-  return ha.size() > 0;
-}
+using test::host;
+using test::same_bits;
 
 }  // namespace
 
@@ -117,14 +105,14 @@ TEST_SUITE("adex_costa") {
         Kokkos::parallel_for("groups", Range(0, groups.launch_size(grouped.blocks)), groups);
       }
     }
-    CHECK(same(single.R, grouped.R));
-    CHECK(same(single.u, grouped.u));
-    CHECK(same(single.U, grouped.U));
-    CHECK(same(single.A, grouped.A));
-    CHECK(same(single.win_row, grouped.win_row));
-    CHECK(same(single.win_I, grouped.win_I));
-    CHECK(same(single.msum, grouped.msum));
-    CHECK(same(single.mcount, grouped.mcount));
+    CHECK(same_bits(single.R, grouped.R));
+    CHECK(same_bits(single.u, grouped.u));
+    CHECK(same_bits(single.U, grouped.U));
+    CHECK(same_bits(single.A, grouped.A));
+    CHECK(same_bits(single.win_row, grouped.win_row));
+    CHECK(same_bits(single.win_I, grouped.win_I));
+    CHECK(same_bits(single.msum, grouped.msum));
+    CHECK(same_bits(single.mcount, grouped.mcount));
     // the passes did change the synapses (so the comparison is not of two untouched states)
     const auto A0 = host(fresh().A), A1 = host(grouped.A);
     int changed = 0;
@@ -207,14 +195,14 @@ TEST_SUITE("adex_costa") {
         Kokkos::deep_copy(teams.block_sum, -1.0);
         const StepEndTeams<float, Mem, Exec> by_team{teams, true, true, team_size};
         Kokkos::parallel_for("by_team", by_team.policy(), by_team);
-        CHECK(same(threads.chunk_sum, teams.chunk_sum));
-        CHECK(same(threads.chunk_count, teams.chunk_count));
-        CHECK(same(threads.block_sum, teams.block_sum));
-        CHECK(same(threads.block_count, teams.block_count));
-        CHECK(same(threads.mbar, teams.mbar));
+        CHECK(same_bits(threads.chunk_sum, teams.chunk_sum));
+        CHECK(same_bits(threads.chunk_count, teams.chunk_count));
+        CHECK(same_bits(threads.block_sum, teams.block_sum));
+        CHECK(same_bits(threads.block_count, teams.block_count));
+        CHECK(same_bits(threads.mbar, teams.mbar));
         CHECK(host(teams.blocks_done)(0) == 0);
-        CHECK(same(threads.I, teams.I));
-        CHECK(same(threads.post_prev, teams.post_prev));
+        CHECK(same_bits(threads.I, teams.I));
+        CHECK(same_bits(threads.post_prev, teams.post_prev));
       }
     // the sums and currents were written (so the comparison is not of two untouched states)
     const auto sums = host(teams.chunk_sum);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "models/point/point_parameters.hpp"
 #include "models/point/point_network.hpp"
 #include "tests/backend_types.hpp"
+#include "tests/device_views.hpp"
 #include "tests/spiking_test_support.hpp"
 
 namespace {
@@ -195,11 +195,7 @@ TEST_SUITE("point_neurons") {
     using Mem = typename Exec::memory_space;
     point::PointState<Real, Mem> st;
     const auto view = [&](const char* name, double lo, double hi, int salt) {
-      Kokkos::View<Real*, Mem> v(std::string(name), n);
-      auto h = Kokkos::create_mirror_view(v);
-      for (int i = 0; i < n; ++i) h(i) = Real(lo + (hi - lo) * counter_uniform(11, std::uint64_t(i), std::uint64_t(salt)));
-      Kokkos::deep_copy(v, h);
-      return v;
+      return test::counter_view<Real, Mem>(name, n, lo, hi, salt);
     };
     st.v = view("v", -75.0, 10.0, 0);
     st.m = view("m", 0.0, 0.9, 1);
@@ -227,14 +223,6 @@ TEST_SUITE("point_neurons") {
     return step;
   }
 
-  template <class V>
-  bool same_bits(const V& a, const V& b) {
-    const auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-    const auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-    return ha.extent(0) == hb.extent(0) &&
-           std::memcmp(ha.data(), hb.data(), ha.extent(0) * sizeof(typename V::value_type)) == 0;
-  }
-
   TEST_CASE_TEMPLATE_DEFINE("HH with COBAHH's options fixed gives the options-read bits", Backend, hh_fixed_options) {
     using Exec = typename Backend::execution_space;
     const auto check = [](auto real) {
@@ -243,14 +231,14 @@ TEST_SUITE("point_neurons") {
       REQUIRE(point::has_coba_options(point::HhConstants<Real>::make(point::point_parameter_set("cobahh").params)));
       const auto read = hh_one_step<Exec, Real, point::HhAnyOptions>(n);
       const auto fixed = hh_one_step<Exec, Real, point::HhCobaOptions>(n);
-      CHECK(same_bits(read.s.v, fixed.s.v));
-      CHECK(same_bits(read.s.m, fixed.s.m));
-      CHECK(same_bits(read.s.h, fixed.s.h));
-      CHECK(same_bits(read.s.n, fixed.s.n));
-      CHECK(same_bits(read.s.ge, fixed.s.ge));
-      CHECK(same_bits(read.s.gi, fixed.s.gi));
-      CHECK(same_bits(read.in.spikes.flags, fixed.in.spikes.flags));
-      CHECK(same_bits(read.s.last_spike, fixed.s.last_spike));
+      CHECK(test::same_bits(read.s.v, fixed.s.v));
+      CHECK(test::same_bits(read.s.m, fixed.s.m));
+      CHECK(test::same_bits(read.s.h, fixed.s.h));
+      CHECK(test::same_bits(read.s.n, fixed.s.n));
+      CHECK(test::same_bits(read.s.ge, fixed.s.ge));
+      CHECK(test::same_bits(read.s.gi, fixed.s.gi));
+      CHECK(test::same_bits(read.in.spikes.flags, fixed.in.spikes.flags));
+      CHECK(test::same_bits(read.s.last_spike, fixed.s.last_spike));
       // the step did something: some neurons spiked, and the arrivals were taken from the ring
       const auto flags = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fixed.in.spikes.flags);
       const auto ring = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fixed.in.ring);

@@ -29,11 +29,7 @@ struct StepEndOrdered {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t columns = column_teams();
-    if (team.league_rank() < columns) {
-      const std::int64_t j = std::int64_t(team.league_rank()) * team.team_size() + team.team_rank();
-      if (j < st.n_post) column_current(st, true, j);
-      return;
-    }
+    if (column_team_currents(st, true, team, columns)) return;
     const std::int64_t k = team.league_rank() - columns;
     const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
     const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_width(c);

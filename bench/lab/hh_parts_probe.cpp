@@ -18,9 +18,9 @@
 
 #include "backends/cuda/cuda_backend.hpp"
 #include "backends/range_launch.hpp"
-#include "core/rng/counter_rng.hpp"
 #include "models/point/hh_step.hpp"
 #include "models/point/point_parameters.hpp"
+#include "tests/device_views.hpp"
 
 namespace {
 
@@ -68,11 +68,7 @@ template <class Real>
 point::HhStepFunctor<Exec, Real> make_step(int n) {
   point::PointState<Real, Mem> st;
   auto view = [&](const char* name, double lo, double hi, int salt) {
-    Kokkos::View<Real*, Mem> v(std::string(name), n);
-    auto h = Kokkos::create_mirror_view(v);
-    for (int i = 0; i < n; ++i) h(i) = Real(lo + (hi - lo) * counter_uniform(11, std::uint64_t(i), std::uint64_t(salt)));
-    Kokkos::deep_copy(v, h);
-    return v;
+    return test::counter_view<Real, Mem>(name, n, lo, hi, salt);
   };
   // the COBAHH benchmark's regime: voltages around rest, gates near their rest values, some conductance
   st.v = view("v", -70.0, -50.0, 0);

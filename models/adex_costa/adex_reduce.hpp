@@ -9,100 +9,13 @@
 #include <Kokkos_Core.hpp>
 
 #include "models/adex_costa/adex_state.hpp"
+#include "models/adex_costa/adex_sum_order.hpp"
 
 namespace kbrain::adex {
 
-// 6. The m̄ tree: each chunk of columns by the lanes' tree below, then the chunks of a block in order, then the
-// blocks in order. Host backends close a step with two launches, StepEnd (chunks, and 7) and StepMean (blocks, m̄);
+// 6. The m̄ tree: each chunk of columns by the lanes' tree (adex_sum_order.hpp), then the chunks of a block in
+// order, then the blocks in order. Host backends close a step with two launches, StepEnd (chunks, and 7) and StepMean (blocks, m̄);
 // GPUs with one, StepEndTeams.
-
-// Sum and count of entries [first, last) of (sums, counts), in index order. The running sums live in registers and
-// are written once: `sum` and `count` are often elements of device arrays, and a running sum kept there would make
-// every addition wait for the store of the last one and for the next load (the compiler must assume they overlap).
-// The entries are loaded kSumBatch at a time before they are added (in order), so that a GPU thread waits for one
-// memory latency per batch (a partial last batch included) instead of one per entry.
-inline constexpr int kSumBatch = 16;
-
-// Adds entries [first, last) of (sums, counts) to (sum, count), one by one in index order; sum and count are the
-// caller's registers.
-template <class Sums, class Counts>
-KOKKOS_INLINE_FUNCTION void ordered_add(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t last,
-                                        double& sum, long long& count) {
-  for (std::int64_t k = first; k < last; k += kSumBatch) {
-    const std::int64_t rest = last - k;  // the last batch may be partial: its loads are still issued together
-    double v[kSumBatch];
-    long long n[kSumBatch];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int q = 0; q < kSumBatch; ++q)
-      if (q < rest) {
-        v[q] = sums(k + q);
-        n[q] = counts(k + q);
-      }
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int q = 0; q < kSumBatch; ++q)
-      if (q < rest) {
-        sum += v[q];
-        count += n[q];
-      }
-  }
-}
-
-template <class Sums, class Counts>
-KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t last,
-                                        double& sum, long long& count) {
-  double s = 0;
-  long long c = 0;
-  ordered_add(sums, counts, first, last, s, c);
-  sum = s;
-  count = c;
-}
-
-// A chunk's sum (the first level of 6) is a tree of kChunkLanes lanes: lane t adds the chunk's entries t, t + 32,
-// t + 64, ... in order, then the lanes' sums are added in pairs, halving (lane t takes lane t + 16's, then t + 8's,
-// ..., then lane 0 takes lane 1's). A warp then sums a chunk with coalesced loads and five steps of pairs; the one
-// thread adding 256 entries in a row before was bound by issuing them (docs/models/adex-costa.md). Host backends
-// perform the same additions in a loop.
-inline constexpr int kChunkLanes = 32;
-inline constexpr int kEntriesPerLane = int(kColumnsPerChunk / kChunkLanes);
-static_assert(kColumnsPerChunk % kChunkLanes == 0, "a chunk's entries are dealt to its lanes evenly");
-
-// Lane t's sum of the chunk's entries [first, first + width): first + t + kChunkLanes q, q ascending, loaded before
-// they are added so that a GPU thread waits for one memory latency.
-template <class Sums, class Counts>
-KOKKOS_INLINE_FUNCTION void lane_sum(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t width,
-                                     int t, double& sum, long long& count) {
-  double v[kEntriesPerLane];
-  long long n[kEntriesPerLane];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (int q = 0; q < kEntriesPerLane; ++q) {
-    const std::int64_t e = t + std::int64_t(q) * kChunkLanes;
-    v[q] = e < width ? double(sums(first + e)) : 0.0;
-    n[q] = e < width ? (long long)(counts(first + e)) : 0;
-  }
-  double s = 0;
-  long long c = 0;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (int q = 0; q < kEntriesPerLane; ++q) {
-    s += v[q];
-    c += n[q];
-  }
-  sum = s;
-  count = c;
-}
-
-// One level of the lanes' pairs: lane t (t < half) takes lane t + half's sum and count.
-KOKKOS_INLINE_FUNCTION void lane_pair(double* sums, long long* counts, int half, int t) {
-  sums[t] += sums[t + half];
-  counts[t] += counts[t + half];
-}
 
 // Chunk k's tree in one thread (host backends, and StepEnd anywhere): the lanes one after the other.
 template <class Real, class Mem>
@@ -153,6 +66,18 @@ KOKKOS_INLINE_FUNCTION void column_current(const AdexState<Real, Mem>& st, bool 
   st.post_prev(j) = post_updates ? st.post_flag(j) : 0;
 }
 
+// A step end's league puts `column_teams` teams first that take the columns' currents, a column per thread (each
+// column is a chain of dependent loads, so they start with the first wave instead of after the last). Whether
+// `team` is one of them (and has done its columns).
+template <class Real, class Mem, class Member>
+KOKKOS_INLINE_FUNCTION bool column_team_currents(const AdexState<Real, Mem>& st, bool post_updates, const Member& team,
+                                                 std::int64_t column_teams) {
+  if (team.league_rank() >= column_teams) return false;
+  const std::int64_t j = std::int64_t(team.league_rank()) * team.team_size() + team.team_rank();
+  if (j < st.n_post) column_current(st, post_updates, j);
+  return true;
+}
+
 // `currents` false: a multi-rank run, whose columns' currents come from the exchange (LocalWinners, ApplyWinners).
 template <class Real, class Mem>
 struct StepEnd {
@@ -172,8 +97,8 @@ struct StepEnd {
 // (blocks_done, counted atomically) adds the blocks' sums in order into m̄, as StepMean does, and resets the count;
 // it reads the other teams' sums by atomic loads, which see what their fences published. With `currents` false (a
 // multi-rank run) only the chunk and block sums: the exchange adds the blocks over the ranks. The columns' currents:
-// teams first in the league, a column per thread, so they start with the first wave instead of after the last (each
-// column is a chain of dependent loads). One launch instead of two, and a block's sum waits for no second kernel.
+// teams first in the league (column_team_currents). One launch instead of two, and a block's sum waits for no
+// second kernel.
 template <class Real, class Mem, class Exec>
 struct StepEndTeams {
   using Policy = Kokkos::TeamPolicy<Exec>;
@@ -198,11 +123,7 @@ struct StepEndTeams {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t columns = column_teams();
-    if (team.league_rank() < columns) {
-      const std::int64_t j = std::int64_t(team.league_rank()) * team.team_size() + team.team_rank();
-      if (j < st.n_post) column_current(st, post_updates, j);
-      return;
-    }
+    if (column_team_currents(st, post_updates, team, columns)) return;
     const std::int64_t b = team.league_rank() - columns;
     const int running = kRunning;  // a local: device code cannot bind a reference to the static member
     const ScratchSums sums(team.team_scratch(0), kLanes + 1);
@@ -234,13 +155,11 @@ struct StepEndTeams {
         st.chunk_sum(b * st.chunks + c0 + w) = sums(w * kChunkLanes);
         st.chunk_count(b * st.chunks + c0 + w) = counts(w * kChunkLanes);
       });
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {  // the block's chunks in order (ordered_sum's additions)
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {  // the block's chunks in order, continuing its sum
         double sum = sums(running);
         long long count = counts(running);
-        for (int w = 0; w < round; ++w) {
-          sum += sums(w * kChunkLanes);
-          count += counts(w * kChunkLanes);
-        }
+        ordered_add(Strided<ScratchSums>{sums, kChunkLanes}, Strided<ScratchCounts>{counts, kChunkLanes}, 0, round, sum,
+                    count);
         sums(running) = sum;
         counts(running) = count;
       });
@@ -282,7 +201,7 @@ struct StepEndTeams {
       team.team_barrier();
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      st.mbar(0) = counts(running) > 0 ? sums(running) / double(counts(running)) : 0.0;
+      st.mbar(0) = mean_of(sums(running), counts(running));
       st.blocks_done(0) = 0;
     });
   }
@@ -352,7 +271,7 @@ struct StepMean {
     }
     if (mean)
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        st.mbar(0) = counts(piece) > 0 ? sums(piece) / double(counts(piece)) : 0.0;
+        st.mbar(0) = mean_of(sums(piece), counts(piece));
       });
   }
 };

@@ -268,7 +268,7 @@ class AdexSimulation {
     ordered_sum(Kokkos::View<const double*, Kokkos::HostSpace, Unmanaged>(all_sums_.data(), blocks),
                 Kokkos::View<const long long*, Kokkos::HostSpace, Unmanaged>(all_counts_.data(), blocks), 0, blocks,
                 sum, count);
-    Kokkos::deep_copy(st_.mbar, count > 0 ? sum / double(count) : 0.0);
+    Kokkos::deep_copy(st_.mbar, mean_of(sum, count));
     Kokkos::deep_copy(winner_rows_host_, winner_rows_);
     Kokkos::deep_copy(winner_currents_host_, winner_currents_);
     plan_.exchange->reduce_winners(winner_rows_host_.data(), winner_currents_host_.data(), plan_.n_post);
