@@ -9,6 +9,8 @@
 // Kernels of one step run in launch order on every backend, so each word is written only after its readers end.
 #include <Kokkos_Core.hpp>
 
+#include "backends/launch_prologue.hpp"
+
 namespace kbrain::spiking {
 
 template <class Mem>
@@ -34,7 +36,8 @@ StepClock<Mem> make_step_clock(int step = 0) {
   return c;
 }
 
-// The first kernel of a step: F(i) over the neurons, with thread 0 publishing the step for the later kernels.
+// The first kernel of a step: F(i) over the neurons, with thread 0 publishing the step for the later kernels, after
+// the wait where F splits its work there (backends/launch_prologue.hpp): the step is the previous launch's output.
 template <class F, class Mem>
 struct FirstKernelOfStep {
   F f;
@@ -42,6 +45,15 @@ struct FirstKernelOfStep {
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     if (i == 0) clock.publish();
     f(i);
+  }
+  template <class G = F>
+  KOKKOS_INLINE_FUNCTION PrologueOf<G> prologue(const int i) const {
+    return f.prologue(i);
+  }
+  template <class P>
+  KOKKOS_INLINE_FUNCTION void after_wait(const int i, const P& p) const {
+    if (i == 0) clock.publish();
+    f.after_wait(i, p);
   }
 };
 

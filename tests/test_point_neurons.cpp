@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "backends/launch_prologue.hpp"
+#include "backends/range_launch.hpp"
 #include "backends/serial/serial_backend.hpp"
 #include "models/point/hh_step.hpp"
 #include "models/point/point_parameters.hpp"
@@ -190,7 +193,9 @@ TEST_SUITE("point_neurons") {
   // the expressions of the options read at run time (HhAnyOptions), so the same bits on every backend (on GPUs too:
   // the compiler must not contract them differently). One step from the same state: voltages from rest to above
   // threshold (so some neurons spike), gates and conductances spread, arrivals in the ring for every third neuron.
-  template <class Exec, class Real, class Options>
+  // chained: launched as a network launches its first kernel of a step (launch_range: on CUDA the chained launch,
+  // where the gates are the prologue before its wait), else by Kokkos::parallel_for (the whole step after it).
+  template <class Exec, class Real, class Options, class Backend = void>
   point::HhStepFunctor<Exec, Real, Options> hh_one_step(int n) {
     using Mem = typename Exec::memory_space;
     point::PointState<Real, Mem> st;
@@ -218,7 +223,10 @@ TEST_SUITE("point_neurons") {
     in.spikes.flags = Kokkos::View<int*, Mem>("flags", n);
     in.spikes.neurons = n;
     const point::HhStepFunctor<Exec, Real, Options> step{st, in, point::HhConstants<Real>::make(point::point_parameter_set("cobahh").params)};
-    Kokkos::parallel_for("hh_step", Kokkos::RangePolicy<Exec>(0, n), step);
+    if constexpr (std::is_void_v<Backend>)
+      Kokkos::parallel_for("hh_step", Kokkos::RangePolicy<Exec>(0, n), step);
+    else
+      launch_range<Backend>(Exec(), "hh_step", n, spiking::FirstKernelOfStep<decltype(step), Mem>{step, in.clock});
     Kokkos::fence();
     return step;
   }
@@ -253,6 +261,38 @@ TEST_SUITE("point_neurons") {
     check(float{});
   }
   TEST_CASE_TEMPLATE_APPLY(hh_fixed_options, KBRAIN_TEST_BACKENDS);
+
+  // The product's launch of the COBAHH step (options fixed, through the backend's range launch: on CUDA from Hopper
+  // on, the gates before the chained launch's wait and the membrane after it) against the whole step in one
+  // Kokkos::parallel_for: the same bits.
+  TEST_CASE_TEMPLATE_DEFINE("HH split at the chained launch's wait gives the whole step's bits", Backend,
+                            hh_chained_prologue) {
+    using Exec = typename Backend::execution_space;
+    static_assert(has_prologue<spiking::FirstKernelOfStep<point::HhStepFunctor<Exec, double, point::HhCobaOptions>,
+                                                          typename Exec::memory_space>>);
+    const auto check = [](auto real) {
+      using Real = decltype(real);
+      constexpr int n = 999;
+      const auto whole = hh_one_step<Exec, Real, point::HhCobaOptions>(n);
+      const auto split = hh_one_step<Exec, Real, point::HhCobaOptions, Backend>(n);
+      CHECK(test::same_bits(whole.s.v, split.s.v));
+      CHECK(test::same_bits(whole.s.m, split.s.m));
+      CHECK(test::same_bits(whole.s.h, split.s.h));
+      CHECK(test::same_bits(whole.s.n, split.s.n));
+      CHECK(test::same_bits(whole.s.ge, split.s.ge));
+      CHECK(test::same_bits(whole.s.gi, split.s.gi));
+      CHECK(test::same_bits(whole.in.spikes.flags, split.in.spikes.flags));
+      CHECK(test::same_bits(whole.s.last_spike, split.s.last_spike));
+      // the step was taken: the clock's later word was published (5), and the gates moved
+      const auto words = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), split.in.clock.words);
+      CHECK(words(1) == 5);
+      const auto start_m = test::counter_view<Real, typename Exec::memory_space>("m", n, 0.0, 0.9, 1);
+      CHECK_FALSE(test::same_bits(split.s.m, start_m));
+    };
+    check(double{});
+    check(float{});
+  }
+  TEST_CASE_TEMPLATE_APPLY(hh_chained_prologue, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("HH M current: p settles at p_inf(v) at rest, and the current makes the neuron adapt") {
     const auto p_inf = [](double v) { return 1.0 / (1.0 + std::exp(-(v + 35.0) / 10.0)); };

@@ -1,10 +1,14 @@
 #pragma once
 // Programmatic dependent launch (Hopper and later) for kernels launched back to back that depend on each other's
-// whole output, such as one step per launch: each launch lets the next one be scheduled as soon as all its own
-// blocks have started, and the next one's blocks wait in cudaGridDependencySynchronize until this grid has finished
-// and its writes are visible. The launch latency and the next grid's block ramp then overlap the previous grid's
-// tail. Results are those of ordinary launches, bit for bit (test io_chained_launch); on the H200 the 1M-cell double
-// mesh step is 0.7 % faster than with Kokkos::parallel_for (docs/journal/2026-11-22-issue3-pass8.md).
+// whole output, such as one step per launch: each launch's blocks wait in cudaGridDependencySynchronize until the
+// previous grid has finished and its writes are visible, and then let the next launch be scheduled, so that its
+// launch latency and block ramp overlap this grid's work. Results are those of ordinary launches, bit for bit (test
+// io_chained_launch); on the H200 the 1M-cell double mesh step is 0.7 % faster than with Kokkos::parallel_for
+// (docs/journal/2026-11-22-issue3-pass8.md).
+// A functor may split its work at the wait (backends/launch_prologue.hpp): its prologue runs before the wait,
+// overlapping the previous grid, and may read only what that grid does not write. A chained grid lets the next one
+// start only after its own wait, so the grid two launches back has finished by then (a small network's neuron kernel
+// computes its gates while the previous step's delivery runs: docs/performance.md, "Small spiking networks").
 // An optional backend trait (CudaBackend::chained_launch): models launch through it where a backend declares one.
 // It launches a plain kernel on the stream of Kokkos' default Cuda instance (or of the instance given), so it is
 // ordered with every Kokkos operation there; the functor is passed as the kernel's parameter (at most 4 KiB) and
@@ -17,23 +21,36 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "backends/launch_prologue.hpp"
+
 namespace kbrain {
 
 namespace detail {
 // The index loop of Kokkos 3.4's RangePolicy kernel (64-bit indices, blocks of 1 x MaxThreads threads, a grid-stride
 // loop), so that the functor compiles as under Kokkos::parallel_for: a one-index-per-thread form measured 2 % slower
-// for the IO step (docs/journal/2026-11-22-issue3-pass8.md).
+// for the IO step (docs/journal/2026-11-22-issue3-pass8.md). A functor with a prologue runs one index per thread
+// (the launch's grid covers its range).
 template <int MaxThreads, int MinBlocks, class F>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks)
     chained_range_kernel(const F f, const std::int64_t begin, const std::int64_t end) {
+  if constexpr (has_prologue<F>) {
+    const std::int64_t i = begin + threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x;
+    const PrologueOf<F> early = i < end ? f.prologue(static_cast<int>(i)) : PrologueOf<F>{};
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  cudaTriggerProgrammaticLaunchCompletion();  // every block has started: the next launch may be scheduled
-  cudaGridDependencySynchronize();            // the previous launch has finished and its writes are visible
+    cudaGridDependencySynchronize();            // the previous launch has finished and its writes are visible
+    cudaTriggerProgrammaticLaunchCompletion();  // the next launch may be scheduled
 #endif
-  const std::int64_t stride = std::int64_t(blockDim.y) * gridDim.x;
-  for (std::int64_t i = begin + threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x; i < end;
-       i = i < end - stride ? i + stride : end)
-    f(static_cast<int>(i));
+    if (i < end) f.after_wait(static_cast<int>(i), early);
+  } else {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+    cudaTriggerProgrammaticLaunchCompletion();
+#endif
+    const std::int64_t stride = std::int64_t(blockDim.y) * gridDim.x;
+    for (std::int64_t i = begin + threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x; i < end;
+         i = i < end - stride ? i + stride : end)
+      f(static_cast<int>(i));
+  }
 }
 
 // A launch configuration on `stream` that lets the kernel be scheduled while the stream's previous kernel drains

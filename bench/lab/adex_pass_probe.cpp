@@ -13,8 +13,9 @@
 // per thread (float 8-byte, double 16-byte accesses) and, for float, 4 (16-byte), each with 1 or 2 rows in flight,
 // with the flags read and with the rule `all` computed instead (against the single column's bits with every synapse
 // connected). `small` times the product's group against a column per thread (G = 1, twice the threads; the question for
-// networks too small to fill the GPU with the product's threads).
-//   adex_pass_probe N [float|double|both] [shapes|product|groups|small]
+// networks too small to fill the GPU with the product's threads). `hints` times the product's group and launch with
+// cache hints on its loads and stores (adex_cache_hints.hpp) against the plain accesses.
+//   adex_pass_probe N [float|double|both] [shapes|product|groups|small|hints]
 #include <Kokkos_Core.hpp>
 
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/lab/adex_cache_hints.hpp"
 #include "bench/lab/adex_pairs.hpp"
 #include "bench/lab/adex_probe_support.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
@@ -68,10 +70,12 @@ void time_pairs(AdexState<Real, Mem>& st, const KernelParams<double>& p, const s
 // which in the product's all-firing step took longer than the plain launch (bench/README.md, column groups), under
 // `Policy`, which may carry Kokkos::LaunchBounds to cap the kernel's registers (the light-weight launch gave the
 // kernel more registers than the plain one: bench/README.md).
-template <class Real, int G, int R, class Policy = Range>
+// `Access`: how a group is loaded and stored (the product's plain accesses, or the lab's cache hints:
+// adex_cache_hints.hpp).
+template <class Real, int G, int R, class Policy = Range, class Access = PlainGroupAccess>
 void time_groups(AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
                  const char* precision, bool all, const char* light = nullptr) {
-  SynapsePassGroups<Real, Mem, G, R> groups{SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}};
+  SynapsePassGroups<Real, Mem, G, R, Access> groups{SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}};
   if (all) groups.rule = ConnectionRule{Connectivity::All, Parity::PostEven};
   const auto launch = [&] {
     if (light)
@@ -149,7 +153,9 @@ void time_shape(AdexState<Real, Mem>& st, const KernelParams<double>& p, const s
 }
 
 template <class Real>
-void run(std::int64_t n, const char* precision, bool shapes, bool product_only, bool groups, bool small) {
+void run(std::int64_t n, const char* precision, const std::string& mode) {
+  const bool shapes = mode == "shapes", product_only = mode == "product", groups = mode == "groups",
+             small = mode == "small", hints = mode == "hints";
   AdexState<Real, Mem> st;
   st.allocate(n, 0, n, n, true);
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
@@ -170,6 +176,20 @@ void run(std::int64_t n, const char* precision, bool shapes, bool product_only, 
     time_groups<Real, 1, 2, BoundedRange>(st, p, connected, precision, true, "light-weight launch, LaunchBounds<128, 5>");
     time_groups<Real, 1, 1, BoundedRange>(st, p, connected, precision, true, "light-weight launch, LaunchBounds<128, 5>");
     time_groups<Real, 1, 2>(st, p, connected, precision, true, "light-weight launch");
+    time_product<Real>(st, p, connected, precision, true);  // again: drift of the machine
+    return;
+  }
+  if (hints) {  // the product's group and launch, with cache hints on its loads and stores
+    const std::vector<Real> connected = bits_after_three(st, single, true);
+    const char* bounded = "light-weight launch, LaunchBounds<128, 5>";
+    time_product<Real>(st, p, connected, precision, true);
+    time_groups<Real, 2, 2, BoundedRange, lab::StreamingGroupAccess>(st, p, connected, precision, true,
+                                                                     "bounded, ld.cs + st.cs");
+    time_groups<Real, 2, 2, BoundedRange, lab::StreamingStoreAccess>(st, p, connected, precision, true,
+                                                                     "bounded, ld + st.cs");
+    time_groups<Real, 2, 2, BoundedRange, lab::LastUseGroupAccess>(st, p, connected, precision, true,
+                                                                   "bounded, ld.lu + st.cs");
+    time_groups<Real, 2, 2, BoundedRange>(st, p, connected, precision, true, bounded);
     time_product<Real>(st, p, connected, precision, true);  // again: drift of the machine
     return;
   }
@@ -209,13 +229,10 @@ int main(int argc, char** argv) {
   {
     const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : 10000;
     const std::string which = argc > 2 ? argv[2] : "both";
-    const bool shapes = argc > 3 && std::string(argv[3]) == "shapes";
-    const bool product_only = argc > 3 && std::string(argv[3]) == "product";
-    const bool groups = argc > 3 && std::string(argv[3]) == "groups";
-    const bool small = argc > 3 && std::string(argv[3]) == "small";
+    const std::string mode = argc > 3 ? argv[3] : "";
     copy_yardstick(n * n * 16);
-    if (which != "double") run<float>(n, "float", shapes, product_only, groups, small);
-    if (which != "float") run<double>(n, "double", shapes, product_only, groups, small);
+    if (which != "double") run<float>(n, "float", mode);
+    if (which != "float") run<double>(n, "double", mode);
   }
   Kokkos::finalize();
   return 0;

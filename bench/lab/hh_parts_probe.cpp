@@ -91,15 +91,27 @@ point::HhStepFunctor<Exec, Real> make_step(int n) {
 
 // What a variant launches: -1 the product's range with the options read at run time (HhAnyOptions), 0 with them
 // fixed (HhCobaOptions, what the product launches for COBAHH), else teams of `groups` warps of 32 neurons.
+// The launches here follow each other with nothing between, so the product's prologue (the gates before the
+// chained launch's wait) would read what the launch before writes: the probe launches the whole step after the wait.
+template <class F>
+struct WholeStep {
+  F f;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const { f(i); }
+};
+template <class F>
+void launch_whole(const char* name, int n, const F& f) {
+  launch_range<CudaBackend>(Exec(), name, n, WholeStep<spiking::FirstKernelOfStep<F, Mem>>{{f, f.in.clock}});
+}
+
 template <class Real>
 void launch(const point::HhStepFunctor<Exec, Real>& f, int n, int groups) {
   if (groups == -1) {
-    launch_range<CudaBackend>(Exec(), "hh_one", n, spiking::FirstKernelOfStep<point::HhStepFunctor<Exec, Real>, Mem>{f, f.in.clock});
+    launch_whole("hh_one", n, f);
     return;
   }
   if (groups == 0) {
     using Fixed = point::HhStepFunctor<Exec, Real, point::HhCobaOptions>;
-    launch_range<CudaBackend>(Exec(), "hh_fixed", n, spiking::FirstKernelOfStep<Fixed, Mem>{Fixed{f.s, f.in, f.c}, f.in.clock});
+    launch_whole("hh_fixed", n, Fixed{f.s, f.in, f.c});
     return;
   }
   Kokkos::parallel_for("hh_parts", kx::light_weight(Kokkos::TeamPolicy<Exec>((n + 31) / 32, 32 * groups)),

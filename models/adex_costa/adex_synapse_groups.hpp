@@ -41,10 +41,23 @@ KOKKOS_FORCEINLINE_FUNCTION void store_group(T* at, const GroupOf<T, G>& g) {
   *reinterpret_cast<GroupOf<T, G>*>(at) = g;
 }
 
+// How the group pass loads and stores a group: plain accesses (the product). The lab's variants with cache hints
+// (bench/lab/adex_pass_probe.cpp) have the same two members.
+struct PlainGroupAccess {
+  template <int G, class T>
+  KOKKOS_FORCEINLINE_FUNCTION static GroupOf<T, G> load(const T* at) {
+    return load_group<G>(at);
+  }
+  template <int G, class T>
+  KOKKOS_FORCEINLINE_FUNCTION static void store(T* at, const GroupOf<T, G>& g) {
+    store_group<G>(at, g);
+  }
+};
+
 // Each column's arithmetic and its rows' order are SynapsePass's, so the bits are too. The thread owns its group's
 // values and stores back unchanged those of a column that is untouched, unconnected or past the row's end (the last
 // group of a row may reach into the row's padding, which it reads and writes back as it was).
-template <class Real, class Mem, int G, int RowsInFlight>
+template <class Real, class Mem, int G, int RowsInFlight, class Access = PlainGroupAccess>
 struct SynapsePassGroups {
   static_assert(G >= 1 && 128 % (G * sizeof(Real)) == 0, "a group must divide a 128-byte line");
   SynapsePass<Real, Mem> pass;
@@ -81,11 +94,11 @@ struct SynapsePassGroups {
     v.active = true;
     const std::int64_t id = pass.slot(i, j);
     if (rule.stored()) v.conn = load_group<G>(st.conn.data() + id);
-    v.A = load_group<G>(st.A.data() + id);
+    v.A = Access::template load<G>(st.A.data() + id);
     if (v.pre) {
-      v.U = load_group<G>(st.U.data() + id);
-      v.R = load_group<G>(st.R.data() + id);
-      v.u = load_group<G>(st.u.data() + id);
+      v.U = Access::template load<G>(st.U.data() + id);
+      v.R = Access::template load<G>(st.R.data() + id);
+      v.u = Access::template load<G>(st.u.data() + id);
     }
     return v;
   }
@@ -109,11 +122,11 @@ struct SynapsePassGroups {
     const auto& st = pass.st;
     const std::int64_t id = pass.slot(i, j);
     if (any_pre) {
-      store_group<G>(st.R.data() + id, v.R);
-      store_group<G>(st.u.data() + id, v.u);
-      store_group<G>(st.U.data() + id, v.U);
+      Access::template store<G>(st.R.data() + id, v.R);
+      Access::template store<G>(st.u.data() + id, v.u);
+      Access::template store<G>(st.U.data() + id, v.U);
     }
-    if (any_A) store_group<G>(st.A.data() + id, v.A);
+    if (any_A) Access::template store<G>(st.A.data() + id, v.A);
   }
 
   // Group j..j+G-1 of block b. Rows are updated in ascending order; only their loads run ahead: a later row's loads do

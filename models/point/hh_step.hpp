@@ -101,10 +101,13 @@ KOKKOS_INLINE_FUNCTION Real hh_n_next(Real v, Real n, const HhConstants<Real>& c
 }
 
 // One HH step of neuron i in four parts that depend only on the state at the step's start: the gates m, h, n
-// (hh_*_next) and the membrane (v, the synaptic conductances, the M current, the spike). operator() runs them in one
-// thread, the gates first, held in registers until the membrane's stores, so that their arithmetic and the
-// membrane's form one run (running them on different warps of a team was measured and lost: bench/README.md,
-// "COBAHH neuron update in parts"). Options: HhAnyOptions, or HhCobaOptions where has_coba_options(c).
+// (hh_*_next) and the membrane (v, the synaptic conductances, the M current, the spike). One thread runs them, the
+// gates first, held in registers until the membrane's stores, so that their arithmetic and the membrane's form one
+// run (running them on different warps of a team was measured and lost: bench/README.md, "COBAHH neuron update in
+// parts"). The gates read only the neuron's own state, which no other kernel of a step writes, so they are the
+// launch's prologue (backends/launch_prologue.hpp): a chained launch computes them while the previous step's
+// delivery runs, and the membrane, which takes that delivery's arrivals and the step, after its wait.
+// Options: HhAnyOptions, or HhCobaOptions where has_coba_options(c).
 template <class Exec, class Real, class Options = HhAnyOptions>
 struct HhStepFunctor {
   using Mem = typename Exec::memory_space;
@@ -112,15 +115,28 @@ struct HhStepFunctor {
   StepInputs<Real, Mem> in;
   HhConstants<Real> c;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    const Real v = s.v(i), m = s.m(i), h = s.h(i), n = s.n(i);
+  // The state at the step's start and the gates' next values.
+  struct Gates {
+    Real v = 0, m = 0, h = 0, n = 0, m_next = 0, h_next = 0, n_next = 0;
+  };
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const { after_wait(i, prologue(i)); }
+
+  KOKKOS_INLINE_FUNCTION Gates prologue(const int i) const {
+    Gates g;
+    g.v = s.v(i), g.m = s.m(i), g.h = s.h(i), g.n = s.n(i);
     const bool exponential = Options::exponential(c);
-    const Real m_next = hh_m_next(v, m, c, exponential), h_next = hh_h_next(v, h, c, exponential),
-               n_next = hh_n_next(v, n, c, exponential);
-    membrane(i, v, m, h, n);
-    s.m(i) = m_next;
-    s.h(i) = h_next;
-    s.n(i) = n_next;
+    g.m_next = hh_m_next(g.v, g.m, c, exponential);
+    g.h_next = hh_h_next(g.v, g.h, c, exponential);
+    g.n_next = hh_n_next(g.v, g.n, c, exponential);
+    return g;
+  }
+
+  KOKKOS_INLINE_FUNCTION void after_wait(const int i, const Gates& g) const {
+    membrane(i, g.v, g.m, g.h, g.n);
+    s.m(i) = g.m_next;
+    s.h(i) = g.h_next;
+    s.n(i) = g.n_next;
   }
 
   // Everything but the gates, from v, m, h, n at the step's start; reads and writes nothing the gates' parts touch.
