@@ -8,7 +8,7 @@
 //   fixed_in_degree: each neuron draws its distinct presynaptic neurons (draw k: floor(u_k * neurons), keyed on
 //     (seed, post, k); self and repeats skipped), then the choices are transposed into rows (atomic counts, scan,
 //     atomic cursors) and each row is sorted, which makes the order independent of the atomics (on the host: a
-//     two-level counting sort, no atomics and no sort).
+//     bucket sort in post order, no atomics and no sort).
 // Repeats are found with a bitmap on the host; on GPUs, where a bitmap of N bits per thread does not fit, a thread
 // searches its own choices (column-major, so a warp's reads are coalesced): O(K^2) per neuron, fine for the
 // in-degrees of the studies (docs/performance.md has the time at K = 200), slow for K in the thousands.
@@ -190,60 +190,87 @@ void choose_with_bitmaps(const Choices<Layout, Mem>& choice, std::uint64_t seed,
   });
 }
 
-// Host: transposes the choices without atomics (a locked add per synapse stalls the CPU on every cache miss), as
-// a two-level counting sort: each thread takes a block of the part's postsynaptic neurons and counts its choices per
-// presynaptic row; a row's slots are then handed out block after block, so each thread fills its part of every row
-// in post order and the rows come out sorted. Memory: one 32-bit count per (block, row), capped.
+// Host: transposes the choices into rows without atomics (a locked add per synapse stalls the CPU on every cache
+// miss) and without writes scattered over the whole target array (each would miss the caches and, on memory not yet
+// touched, fault a page): a bucket sort in two passes. A bucket is 2^shift consecutive rows whose targets take about
+// 512 KiB.
+//  count: each thread takes a block of the part's postsynaptic neurons in order and appends each of their choices,
+//    as (post, row within its bucket), to its own run of the choice's bucket (runs bucket-major, then block), so a
+//    bucket's entries are in post order; then each bucket counts its rows' lengths.
+//  place: each bucket writes its entries in that order into its rows' slots, so every row comes out sorted by post;
+//    the writes stay within the bucket's rows, which the caches hold.
+// Memory: 6 bytes a synapse of staging from count to place (the caller frees the choices in between).
 template <class Exec>
 struct HostTranspose {
-  std::int64_t neurons = 0, posts = 0, first_post = 0, blocks = 1;
-  std::vector<std::int32_t> counts;  // counts[b * neurons + pre]; after count(): the block's first slot in the row
+  using Host = Kokkos::HostSpace;
+  std::int64_t neurons = 0, posts = 0, first_post = 0, blocks = 1, buckets = 1;
+  int shift = 0;
+  std::vector<std::int64_t> start;                // start[k * blocks + b]: block b's first entry in bucket k, + total
+  Kokkos::View<std::int32_t*, Host> staged_post;  // entry s: the post
+  Kokkos::View<std::uint16_t*, Host> staged_row;  // entry s: the row's index within its bucket
 
-  // The choices of posts [first, first + count) of a network of n neurons.
-  HostTranspose(std::int64_t n, std::int64_t first, std::int64_t count) : neurons(n), posts(count), first_post(first) {
-    constexpr double kMaxBytes = double(std::int64_t(1) << 31);
-    blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(kx::concurrency<Exec>(),
-                                                               std::int64_t(kMaxBytes / (4.0 * double(n)))));
-    counts.assign(static_cast<std::size_t>(blocks * n), 0);
+  // The choices (`degree` each) of posts [first, first + count) of a network of n neurons.
+  HostTranspose(std::int64_t n, std::int64_t first, std::int64_t count, std::int64_t degree)
+      : neurons(n), posts(count), first_post(first) {
+    blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(kx::concurrency<Exec>(), count));
+    const double row_bytes = 4.0 * double(degree) * double(count) / double(std::max<std::int64_t>(1, n));
+    while (shift < 16 && double(std::int64_t(1) << (shift + 1)) * row_bytes <= double(1 << 19)) ++shift;
+    buckets = (n + (std::int64_t(1) << shift) - 1) >> shift;
   }
-  std::int64_t first(std::int64_t b) const { return posts * b / blocks; }      // block b's first choice row
-  std::int64_t first_row(std::int64_t r) const { return neurons * r / blocks; }  // range r's first presynaptic row
+  std::int64_t first(std::int64_t b) const { return posts * b / blocks; }  // block b's first choice row
+  std::int64_t bucket_begin(std::int64_t k) const { return start[static_cast<std::size_t>(k * blocks)]; }
 
-  // row_lengths(pre) = choices naming pre.
+  // row_lengths(pre) += choices naming pre (the rows start at 0).
   template <class Layout, class Mem>
   void count(const Choices<Layout, Mem>& choice, const Kokkos::View<std::int64_t*, Mem>& row_lengths) {
     const std::int64_t degree = static_cast<std::int64_t>(choice.extent(1));
+    start.assign(static_cast<std::size_t>(buckets * blocks + 1), 0);
     netgen::host_for<Exec>(blocks, [&](const std::int64_t b) {
-      std::int32_t* c = counts.data() + b * neurons;
+      std::vector<std::int64_t> c(static_cast<std::size_t>(buckets), 0);
       for (std::int64_t i = first(b); i < first(b + 1); ++i)
-        for (std::int64_t j = 0; j < degree; ++j) ++c[choice(i, j)];
+        for (std::int64_t j = 0; j < degree; ++j) ++c[static_cast<std::size_t>(choice(i, j) >> shift)];
+      for (std::int64_t k = 0; k < buckets; ++k) start[static_cast<std::size_t>(k * blocks + b)] = c[k];
     });
-    netgen::host_for<Exec>(blocks, [&](const std::int64_t r) {  // rows split in `blocks` ranges
-      for (std::int64_t pre = first_row(r); pre < first_row(r + 1); ++pre) {
-        std::int32_t before = 0;
-        for (std::int64_t b = 0; b < blocks; ++b) {
-          const std::int32_t c = counts[static_cast<std::size_t>(b * neurons + pre)];
-          counts[static_cast<std::size_t>(b * neurons + pre)] = before;
-          before += c;
-        }
-        row_lengths(pre) = before;
-      }
-    });
-  }
-
-  // target(offsets(pre) + k) = the k-th post (ascending) that chose pre.
-  template <class Layout, class Mem>
-  void place(const Choices<Layout, Mem>& choice, const Kokkos::View<std::int64_t*, Mem>& offsets,
-             const Kokkos::View<std::int32_t*, Mem>& target) {
-    const std::int64_t degree = static_cast<std::int64_t>(choice.extent(1));
+    std::int64_t total = 0;
+    for (auto& s : start) {
+      const std::int64_t c = s;
+      s = total;
+      total += c;
+    }
+    staged_post = Kokkos::View<std::int32_t*, Host>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "staged_post"),
+                                                    total);
+    staged_row = Kokkos::View<std::uint16_t*, Host>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "staged_row"),
+                                                    total);
+    const std::int32_t mask = (std::int32_t(1) << shift) - 1;
     netgen::host_for<Exec>(blocks, [&](const std::int64_t b) {
-      std::int32_t* c = counts.data() + b * neurons;
+      std::vector<std::int64_t> cursor(static_cast<std::size_t>(buckets));
+      for (std::int64_t k = 0; k < buckets; ++k) cursor[k] = start[static_cast<std::size_t>(k * blocks + b)];
       for (std::int64_t i = first(b); i < first(b + 1); ++i)
         for (std::int64_t j = 0; j < degree; ++j) {
           const std::int32_t pre = choice(i, j);
-          target(offsets(pre) + c[pre]++) = static_cast<std::int32_t>(first_post + i);
+          const std::int64_t s = cursor[static_cast<std::size_t>(pre >> shift)]++;
+          staged_post(s) = static_cast<std::int32_t>(first_post + i);
+          staged_row(s) = static_cast<std::uint16_t>(pre & mask);
         }
     });
+    netgen::host_for<Exec>(buckets, [&](const std::int64_t k) {
+      const std::int64_t row0 = k << shift;
+      for (std::int64_t s = bucket_begin(k); s < bucket_begin(k + 1); ++s) ++row_lengths(row0 + staged_row(s));
+    });
+  }
+
+  // target(offsets(pre) + m) = the m-th post (ascending) that chose pre; frees the staging.
+  template <class Mem>
+  void place(const Kokkos::View<std::int64_t*, Mem>& offsets, const Kokkos::View<std::int32_t*, Mem>& target) {
+    netgen::host_for<Exec>(buckets, [&](const std::int64_t k) {
+      const std::int64_t row0 = k << shift, rows = std::min<std::int64_t>(std::int64_t(1) << shift, neurons - row0);
+      std::vector<std::int64_t> cursor(static_cast<std::size_t>(rows));
+      for (std::int64_t r = 0; r < rows; ++r) cursor[r] = offsets(row0 + r);
+      for (std::int64_t s = bucket_begin(k); s < bucket_begin(k + 1); ++s)
+        target(cursor[staged_row(s)]++) = staged_post(s);
+    });
+    staged_post = {};
+    staged_row = {};
   }
 };
 
@@ -301,8 +328,9 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, con
                            detail::ChooseBySearch<Layout, Mem>{choice, s.seed, s.neurons, s.in_degree, range.first,
                                                                s.self_connections});
     if constexpr (host) {
-      host_transpose.emplace(s.neurons, range.first, posts);
+      host_transpose.emplace(s.neurons, range.first, posts, s.in_degree);
       host_transpose->count(choice, rows.offsets);
+      choice = {};  // staged: free them before the rows are allocated
     } else
       Kokkos::parallel_for("kbrain::spiking::count_choices", Kokkos::RangePolicy<Exec>(0, posts),
                            detail::CountChoices<Layout, Mem>{choice, rows.offsets});
@@ -323,16 +351,14 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, con
   sweep.fill = true;
   if (sweep_first < pre_count)
     Kokkos::parallel_for("kbrain::spiking::fill_rows", Kokkos::RangePolicy<Exec>(sweep_first, pre_count), sweep);
-  if (choice.extent(0) != 0) {
-    if constexpr (host) {
-      host_transpose->place(choice, rows.offsets, rows.target);
-    } else {
-      Kokkos::View<std::int64_t*, Mem> cursor(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_cursor"),
-                                              s.neurons);
-      Kokkos::deep_copy(cursor, Kokkos::subview(rows.offsets, std::make_pair(std::int64_t(0), s.neurons)));
-      Kokkos::parallel_for("kbrain::spiking::place_choices", Kokkos::RangePolicy<Exec>(0, posts),
-                           detail::PlaceChoices<Layout, Mem>{choice, cursor, rows.target, range.first});
-    }
+  if constexpr (host) {
+    if (host_transpose) host_transpose->place(rows.offsets, rows.target);
+  } else if (choice.extent(0) != 0) {
+    Kokkos::View<std::int64_t*, Mem> cursor(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_cursor"),
+                                            s.neurons);
+    Kokkos::deep_copy(cursor, Kokkos::subview(rows.offsets, std::make_pair(std::int64_t(0), s.neurons)));
+    Kokkos::parallel_for("kbrain::spiking::place_choices", Kokkos::RangePolicy<Exec>(0, posts),
+                         detail::PlaceChoices<Layout, Mem>{choice, cursor, rows.target, range.first});
   }
   Exec().fence();
   t.fill_s = phase.seconds();

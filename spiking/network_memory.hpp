@@ -37,8 +37,12 @@ inline double spiking_device_bytes(const SpikingMemoryShape& m) {
   const double n = double(s.neurons), pre = double(s.presynaptic()), syn = synapse_bound(s);
   const double rows = 8 * (pre + 1);
   double generation = rows + 10 * syn;  // target + weight + packed delay/receptor
-  if (s.connectivity == "fixed_in_degree")
-    generation = std::max(generation, rows + 4 * syn + 4 * n * double(s.in_degree) + 8 * n);
+  if (s.connectivity == "fixed_in_degree") {
+    // GPUs: the choices, cursors and rows; host: 6 bytes of staging a choice beside the choices, then the rows
+    const double chosen = n * double(s.in_degree);
+    generation = std::max({generation, rows + 4 * syn + 4 * chosen + 8 * n,
+                           rows + 6 * chosen + 4 * std::max(chosen, syn)});
+  }
   double kept = rows + 10 * syn;
   if (m.dense) {  // the matrix, and the sources' rows in CSR
     NetworkSpec sources_only = s;
