@@ -10,16 +10,11 @@
 
 namespace kbrain {
 
-namespace detail {
-template <class F>
-using PrologueOf = decltype(std::declval<const F&>().prologue(0));
-}  // namespace detail
-
 // What F's prologue returns (F has one: has_prologue<F>).
 template <class F>
-using PrologueOf = detail::PrologueOf<F>;
+using PrologueOf = decltype(std::declval<const F&>().prologue(0));
 
 template <class F>
-inline constexpr bool has_prologue = is_detected_v<detail::PrologueOf, F>;
+inline constexpr bool has_prologue = is_detected_v<PrologueOf, F>;
 
 }  // namespace kbrain

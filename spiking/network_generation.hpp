@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -231,12 +232,8 @@ struct HostTranspose {
         for (std::int64_t j = 0; j < degree; ++j) ++c[static_cast<std::size_t>(choice(i, j) >> shift)];
       for (std::int64_t k = 0; k < buckets; ++k) start[static_cast<std::size_t>(k * blocks + b)] = c[k];
     });
-    std::int64_t total = 0;
-    for (auto& s : start) {
-      const std::int64_t c = s;
-      s = total;
-      total += c;
-    }
+    std::exclusive_scan(start.begin(), start.end(), start.begin(), std::int64_t(0));  // the last entry had no count
+    const std::int64_t total = start.back();
     staged_post = Kokkos::View<std::int32_t*, Host>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "staged_post"),
                                                     total);
     staged_row = Kokkos::View<std::uint16_t*, Host>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "staged_row"),

@@ -231,6 +231,19 @@ TEST_SUITE("point_neurons") {
     return step;
   }
 
+  // Two HH steps from the same state left the same bits in every variable the step writes.
+  template <class A, class B>
+  void check_same_step(const A& a, const B& b) {
+    CHECK(test::same_bits(a.s.v, b.s.v));
+    CHECK(test::same_bits(a.s.m, b.s.m));
+    CHECK(test::same_bits(a.s.h, b.s.h));
+    CHECK(test::same_bits(a.s.n, b.s.n));
+    CHECK(test::same_bits(a.s.ge, b.s.ge));
+    CHECK(test::same_bits(a.s.gi, b.s.gi));
+    CHECK(test::same_bits(a.in.spikes.flags, b.in.spikes.flags));
+    CHECK(test::same_bits(a.s.last_spike, b.s.last_spike));
+  }
+
   TEST_CASE_TEMPLATE_DEFINE("HH with COBAHH's options fixed gives the options-read bits", Backend, hh_fixed_options) {
     using Exec = typename Backend::execution_space;
     const auto check = [](auto real) {
@@ -239,14 +252,7 @@ TEST_SUITE("point_neurons") {
       REQUIRE(point::has_coba_options(point::HhConstants<Real>::make(point::point_parameter_set("cobahh").params)));
       const auto read = hh_one_step<Exec, Real, point::HhAnyOptions>(n);
       const auto fixed = hh_one_step<Exec, Real, point::HhCobaOptions>(n);
-      CHECK(test::same_bits(read.s.v, fixed.s.v));
-      CHECK(test::same_bits(read.s.m, fixed.s.m));
-      CHECK(test::same_bits(read.s.h, fixed.s.h));
-      CHECK(test::same_bits(read.s.n, fixed.s.n));
-      CHECK(test::same_bits(read.s.ge, fixed.s.ge));
-      CHECK(test::same_bits(read.s.gi, fixed.s.gi));
-      CHECK(test::same_bits(read.in.spikes.flags, fixed.in.spikes.flags));
-      CHECK(test::same_bits(read.s.last_spike, fixed.s.last_spike));
+      check_same_step(read, fixed);
       // the step did something: some neurons spiked, and the arrivals were taken from the ring
       const auto flags = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fixed.in.spikes.flags);
       const auto ring = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fixed.in.ring);
@@ -275,14 +281,7 @@ TEST_SUITE("point_neurons") {
       constexpr int n = 999;
       const auto whole = hh_one_step<Exec, Real, point::HhCobaOptions>(n);
       const auto split = hh_one_step<Exec, Real, point::HhCobaOptions, Backend>(n);
-      CHECK(test::same_bits(whole.s.v, split.s.v));
-      CHECK(test::same_bits(whole.s.m, split.s.m));
-      CHECK(test::same_bits(whole.s.h, split.s.h));
-      CHECK(test::same_bits(whole.s.n, split.s.n));
-      CHECK(test::same_bits(whole.s.ge, split.s.ge));
-      CHECK(test::same_bits(whole.s.gi, split.s.gi));
-      CHECK(test::same_bits(whole.in.spikes.flags, split.in.spikes.flags));
-      CHECK(test::same_bits(whole.s.last_spike, split.s.last_spike));
+      check_same_step(whole, split);
       // the step was taken: the clock's later word was published (5), and the gates moved
       const auto words = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), split.in.clock.words);
       CHECK(words(1) == 5);

@@ -26,6 +26,14 @@
 namespace kbrain {
 
 namespace detail {
+// Wait until the previous launch has finished and its writes are visible, then let the next launch be scheduled.
+__device__ inline void wait_then_release_next() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
 // The index loop of Kokkos 3.4's RangePolicy kernel (64-bit indices, blocks of 1 x MaxThreads threads, a grid-stride
 // loop), so that the functor compiles as under Kokkos::parallel_for: a one-index-per-thread form measured 2 % slower
 // for the IO step (docs/journal/2026-11-22-issue3-pass8.md). A functor with a prologue runs one index per thread
@@ -33,23 +41,15 @@ namespace detail {
 template <int MaxThreads, int MinBlocks, class F>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks)
     chained_range_kernel(const F f, const std::int64_t begin, const std::int64_t end) {
+  const std::int64_t first = begin + threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x;
   if constexpr (has_prologue<F>) {
-    const std::int64_t i = begin + threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x;
-    const PrologueOf<F> early = i < end ? f.prologue(static_cast<int>(i)) : PrologueOf<F>{};
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    cudaGridDependencySynchronize();            // the previous launch has finished and its writes are visible
-    cudaTriggerProgrammaticLaunchCompletion();  // the next launch may be scheduled
-#endif
-    if (i < end) f.after_wait(static_cast<int>(i), early);
+    const PrologueOf<F> early = first < end ? f.prologue(static_cast<int>(first)) : PrologueOf<F>{};
+    wait_then_release_next();
+    if (first < end) f.after_wait(static_cast<int>(first), early);
   } else {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    cudaGridDependencySynchronize();
-    cudaTriggerProgrammaticLaunchCompletion();
-#endif
+    wait_then_release_next();
     const std::int64_t stride = std::int64_t(blockDim.y) * gridDim.x;
-    for (std::int64_t i = begin + threadIdx.y + std::int64_t(blockDim.y) * blockIdx.x; i < end;
-         i = i < end - stride ? i + stride : end)
-      f(static_cast<int>(i));
+    for (std::int64_t i = first; i < end; i = i < end - stride ? i + stride : end) f(static_cast<int>(i));
   }
 }
 
