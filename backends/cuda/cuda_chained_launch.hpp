@@ -3,8 +3,7 @@
 // whole output, such as one step per launch: each launch's blocks wait in cudaGridDependencySynchronize until the
 // previous grid has finished and its writes are visible, and then let the next launch be scheduled, so that its
 // launch latency and block ramp overlap this grid's work. Results are those of ordinary launches, bit for bit (test
-// io_chained_launch); on the H200 the 1M-cell double mesh step is 0.7 % faster than with Kokkos::parallel_for
-// (docs/journal/2026-11-22-issue3-pass8.md).
+// io_chained_launch); the measurements are in docs/journal/2026-11-22-issue3-pass8.md and docs/performance.md.
 // A functor may split its work at the wait (backends/launch_prologue.hpp): its prologue runs before the wait,
 // overlapping the previous grid, and may read only what that grid does not write. A chained grid lets the next one
 // start only after its own wait, so the grid two launches back has finished by then (a small network's neuron kernel

@@ -1,8 +1,8 @@
 #pragma once
 // Lab: the group pass's loads and stores with CUDA cache hints (SynapsePassGroups' Access parameter), to ask whether
-// streaming the synapse arrays past the caches moves them faster (issue 21: 10 000² float needs a pass at 85 % of
-// the copy rate; the product's plain accesses reach 79-80 %). Each pass reads a synapse's values once and writes them
-// back once, so no line is reused within a pass:
+// streaming the synapse arrays past the caches moves them faster (issue 21's 10 000² float goal needs a pass closer
+// to the copy rate; bench/README.md, "cache hints", has the answer). Each pass reads a synapse's values once and
+// writes them back once, so no line is reused within a pass:
 //   StreamingGroupAccess: ld.global.cs and st.global.cs (evict first from L1 and L2);
 //   StreamingStoreAccess: plain loads, st.global.cs;
 //   LastUseGroupAccess:   ld.global.lu (the line will not be read again) and st.global.cs.
