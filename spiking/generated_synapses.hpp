@@ -9,6 +9,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/network/host_pages.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "spiking/device_synapses.hpp"
 #include "spiking/network_generation.hpp"
@@ -134,6 +135,8 @@ GeneratedSynapses<typename Exec::memory_space> generate_synapses(const NetworkSp
   const std::int64_t total = rows.synapses(), pre_count = rules.presynaptic();
   Kokkos::View<std::int32_t*, Mem> w(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syn_weight"), total);
   Kokkos::View<std::uint16_t*, Mem> dr(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syn_delay_receptor"), total);
+  netgen::advise_huge_pages(w);
+  netgen::advise_huge_pages(dr);
   int max_delay = 0;
   Kokkos::parallel_reduce("kbrain::spiking::synapse_values", Kokkos::RangePolicy<Exec>(0, pre_count),
                           detail::RowValues<Mem>{rows.offsets, rows.target, w, dr, rules, d.scale[0], d.scale[1]},

@@ -33,6 +33,7 @@
 #include "core/kokkos_compat.hpp"
 #include "core/network/device_sampling.hpp"
 #include "core/network/generate_network.hpp"
+#include "core/network/host_pages.hpp"
 #include "core/network/random_network.hpp"
 #include "core/network/sort_rows.hpp"
 #include "core/timing/stopwatch.hpp"
@@ -238,6 +239,8 @@ struct HostTranspose {
                                                     total);
     staged_row = Kokkos::View<std::uint16_t*, Host>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "staged_row"),
                                                     total);
+    netgen::advise_huge_pages(staged_post);
+    netgen::advise_huge_pages(staged_row);
     const std::int32_t mask = (std::int32_t(1) << shift) - 1;
     netgen::host_for<Exec>(blocks, [&](const std::int64_t b) {
       std::vector<std::int64_t> cursor(static_cast<std::size_t>(buckets));
@@ -318,6 +321,7 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, con
   if (in_degree && !none) {
     choice = detail::Choices<Layout, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_choices"),
                                           posts, s.in_degree);
+    netgen::advise_huge_pages(choice);
     if constexpr (host)
       detail::choose_with_bitmaps<Exec>(choice, s.seed, s.neurons, s.in_degree, s.self_connections, range.first);
     else
@@ -344,6 +348,7 @@ SynapseRows<typename Exec::memory_space> generate_rows(const NetworkSpec& s, con
   if (total > std::numeric_limits<std::int64_t>::max() / 16) throw std::invalid_argument("network: too many synapses");
   rows.target = Kokkos::View<std::int32_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spiking_target"),
                                                  total);
+  netgen::advise_huge_pages(rows.target);
   sweep.target = rows.target;
   sweep.fill = true;
   if (sweep_first < pre_count)

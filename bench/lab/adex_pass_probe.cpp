@@ -14,8 +14,10 @@
 // with the flags read and with the rule `all` computed instead (against the single column's bits with every synapse
 // connected). `small` times the product's group against a column per thread (G = 1, twice the threads; the question for
 // networks too small to fill the GPU with the product's threads). `hints` times the product's group and launch with
-// cache hints on its loads and stores (adex_cache_hints.hpp) against the plain accesses.
-//   adex_pass_probe N [float|double|both] [shapes|product|groups|small|hints]
+// cache hints on its loads and stores (adex_cache_hints.hpp) against the plain accesses. `tiled` times the product's
+// group over the synapse values in tiles of T columns (adex_tiled.hpp: R[T] u[T] U[T] A[T] per tile) against the
+// product on its arrays, and each layout's access pattern alone (StreamBound), every synapse connected, rule `all`.
+//   adex_pass_probe N [float|double|both] [shapes|product|groups|small|hints|tiled]
 #include <Kokkos_Core.hpp>
 
 #include <cstdio>
@@ -26,6 +28,7 @@
 #include "bench/lab/adex_cache_hints.hpp"
 #include "bench/lab/adex_pairs.hpp"
 #include "bench/lab/adex_probe_support.hpp"
+#include "bench/lab/adex_tiled.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
 #include "models/adex_costa/adex_synapse_groups.hpp"
 
@@ -113,6 +116,55 @@ void time_product(AdexState<Real, Mem>& st, const KernelParams<double>& p, const
 // Bounds that cap G = 2, R = 2 below the plain launch's registers without spills (bench/README.md; <256, 3> spilled).
 using BoundedRange = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<128, 5>>;
 
+// The product's group (G columns, 2 rows in flight, rule `all`, bounded light-weight launch) over tiles of T columns;
+// `reference`: the arrays' real_bits after three passes.
+template <class Real, int T, int G = 2>
+void time_tiled(const AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
+                const char* precision) {
+  const lab::TiledValues<Real, Mem, T> values(st);
+  using Pass = lab::TiledPass<Real, Mem, T>;
+  const Pass tiled{SynapsePass<Real, Mem>{values.view(st), p, 0, st.n_pre, true}, values.tiled};
+  const SynapsePassGroups<Real, Mem, G, 2, PlainGroupAccess, Pass> groups{
+      tiled, ConnectionRule{Connectivity::All, Parity::PostEven}};
+  const auto launch = [&] {
+    Kokkos::parallel_for("adex_pass_tiled", kbrain::kx::light_weight(BoundedRange(Exec(), 0, groups.launch_size(st.blocks))),
+                         groups);
+  };
+  values.fill(st);
+  for (int k = 0; k < 3; ++k) launch();
+  Kokkos::fence();
+  const bool same = values.bits(st) == reference;
+  const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
+  const int bytes = int(8 * sizeof(Real));
+  std::printf("tiled %s n %lld: tiles of %d columns, %d columns a thread, 2 rows in flight, rule all, bounded: %.4f ms "
+              "per pass, %.1f GB/s at %d B per synapse-step, bits as the arrays: %s\n",
+              precision, static_cast<long long>(st.n_pre), T, G, s * 1e3, n2 * double(bytes) / s / 1e9, bytes,
+              same ? "yes" : "NO");
+}
+
+// The access pattern alone (lab::StreamBound) over `pass`'s slots, bounded light-weight launch.
+template <class Real, int G, class Pass>
+void time_bound(const Pass& pass, const char* layout, const char* precision) {
+  const lab::StreamBound<Real, Mem, G, Pass> bound{pass};
+  const auto& st = pass.st;
+  const auto launch = [&] {
+    Kokkos::parallel_for("adex_stream_bound", kbrain::kx::light_weight(BoundedRange(Exec(), 0, bound.launch_size(st.blocks))),
+                         bound);
+  };
+  const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
+  const int bytes = int(8 * sizeof(Real));
+  std::printf("bound %s n %lld: %s, %d columns a thread, loads and stores only: %.4f ms per pass, %.1f GB/s at %d B\n",
+              precision, static_cast<long long>(st.n_pre), layout, G, s * 1e3, n2 * double(bytes) / s / 1e9, bytes);
+}
+
+template <class Real, int T>
+void time_tiled_bound(const AdexState<Real, Mem>& st, const KernelParams<double>& p, const char* label,
+                      const char* precision) {
+  const lab::TiledValues<Real, Mem, T> values(st);
+  const lab::TiledPass<Real, Mem, T> tiled{SynapsePass<Real, Mem>{values.view(st), p, 0, st.n_pre, true}, values.tiled};
+  time_bound<Real, 2>(tiled, label, precision);
+}
+
 // One R = 1 pass with an explicit thread-block size; band order: thread block t = (band, row block), 256 columns.
 template <class Real>
 struct ShapedPass {
@@ -155,7 +207,7 @@ void time_shape(AdexState<Real, Mem>& st, const KernelParams<double>& p, const s
 template <class Real>
 void run(std::int64_t n, const char* precision, const std::string& mode) {
   const bool shapes = mode == "shapes", product_only = mode == "product", groups = mode == "groups",
-             small = mode == "small", hints = mode == "hints";
+             small = mode == "small", hints = mode == "hints", tiles = mode == "tiled";
   AdexState<Real, Mem> st;
   st.allocate(n, 0, n, n, true);
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
@@ -191,6 +243,20 @@ void run(std::int64_t n, const char* precision, const std::string& mode) {
                                                                    "bounded, ld.lu + st.cs");
     time_groups<Real, 2, 2, BoundedRange>(st, p, connected, precision, true, bounded);
     time_product<Real>(st, p, connected, precision, true);  // again: drift of the machine
+    return;
+  }
+  if (tiles) {  // the product's group over tiles of T columns against the product over arrays
+    const std::vector<Real> connected = bits_after_three(st, single, true);
+    const std::vector<Real> real = lab::real_bits(st);
+    constexpr int line = 128 / int(sizeof(Real));  // a tile's variable runs of one 128-byte line, or of two
+    time_product<Real>(st, p, connected, precision, true);
+    time_tiled<Real, line>(st, p, real, precision);
+    time_tiled<Real, 2 * line>(st, p, real, precision);
+    if constexpr (sizeof(Real) == 4) time_tiled<Real, line, 4>(st, p, real, precision);
+    time_product<Real>(st, p, connected, precision, true);  // again: drift of the machine
+    time_bound<Real, 2>(SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}, "arrays", precision);
+    time_tiled_bound<Real, line>(st, p, "tiles of one line", precision);
+    time_tiled_bound<Real, 2 * line>(st, p, "tiles of two lines", precision);
     return;
   }
   if (groups) {
