@@ -3,6 +3,7 @@
 // index order and the row and launch padding. tests/test_adex_costa.cpp has the model's rules and the runs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -17,12 +18,15 @@ namespace {
 using namespace kbrain;
 using namespace kbrain::adex;
 
-// A state for one synapse pass with rows, columns and owed m̄ parts mixed, and varied synapse values.
+// A state for one synapse pass with rows, columns and owed m̄ parts mixed, and varied synapse values; `tiles`: the
+// values' layout (AdexState::allocate; by default the memory space's), the values of (i, j) the same in every layout.
 template <class Exec>
-AdexState<float, typename Exec::memory_space> mixed_pass_state(std::int64_t n_pre, std::int64_t n_post) {
+AdexState<float, typename Exec::memory_space> mixed_pass_state(
+    std::int64_t n_pre, std::int64_t n_post,
+    int tiles = AdexState<float, typename Exec::memory_space>::default_tile_shift()) {
   using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
   AdexState<float, typename Exec::memory_space> st;
-  st.allocate(n_pre, 0, n_pre, n_post, false);
+  st.allocate(n_pre, 0, n_pre, n_post, false, true, tiles);
   auto s = st;
   Kokkos::parallel_for(
       "fill_rows", Range(0, n_pre), KOKKOS_LAMBDA(const std::int64_t i) {
@@ -40,13 +44,15 @@ AdexState<float, typename Exec::memory_space> mixed_pass_state(std::int64_t n_pr
         s.fbn_before(j) = 0.3 + 0.02 * double(j % 4);
         if (j == 0) s.mbar(0) = 0.01;
       });
+  const std::int64_t pitch = st.pitch;
   Kokkos::parallel_for(
-      "fill_synapses", Range(0, std::int64_t(st.R.extent(0))), KOKKOS_LAMBDA(const std::int64_t id) {  // the padding too
-        s.conn(id) = id % 7 != 0;
-        s.A(id) = float(0.5 + 1e-3 * double(id % 97));
-        s.U(id) = float(0.3 + 1e-3 * double(id % 13));
-        s.R(id) = float(0.9 - 1e-3 * double(id % 17));
-        s.u(id) = float(0.2 + 1e-3 * double(id % 19));
+      "fill_synapses", Range(0, n_pre * pitch), KOKKOS_LAMBDA(const std::int64_t k) {  // the padding too
+        const std::int64_t i = k / pitch, j = k - i * pitch, id = s.slot(i, j);
+        s.conn(s.flag_slot(i, j)) = k % 7 != 0;
+        s.A(id) = float(0.5 + 1e-3 * double(k % 97));
+        s.U(id) = float(0.3 + 1e-3 * double(k % 13));
+        s.R(id) = float(0.9 - 1e-3 * double(k % 17));
+        s.u(id) = float(0.2 + 1e-3 * double(k % 19));
       });
   return st;
 }
@@ -62,7 +68,7 @@ AdexState<float, typename Exec::memory_space> rule_pass_state(std::int64_t n_pre
     Kokkos::parallel_for(
         "rule_flags", Range(0, n_pre * n_post), KOKKOS_LAMBDA(const std::int64_t k) {
           const std::int64_t i = k / n_post, j = k - i * n_post;
-          s.conn(s.slot(i, j)) = rule.connected(i, j) ? 1 : 0;
+          s.conn(s.flag_slot(i, j)) = rule.connected(i, j) ? 1 : 0;
         });
   }
   return st;
@@ -116,7 +122,8 @@ TEST_SUITE("adex_costa") {
     // the passes did change the synapses (so the comparison is not of two untouched states)
     const auto A0 = host(fresh().A), A1 = host(grouped.A);
     int changed = 0;
-    for (std::size_t k = 0; k < A0.size(); ++k) changed += A0(k) != A1(k);
+    for (std::int64_t i = 0; i < n_pre; ++i)
+      for (std::int64_t j = 0; j < n_post; ++j) changed += A0(single.slot(i, j)) != A1(single.slot(i, j));
     CHECK(changed > 250);  // 300 of the 5700 synapses are connected under half by both parities
     // ... and only the synapses: a row's padding (past n_post in a pitch of 64) and the threads that pad a row block's
     // groups to whole warps leave it as it was
@@ -125,7 +132,7 @@ TEST_SUITE("adex_costa") {
     int padding_written = 0;
     for (std::int64_t i = 0; i < n_pre; ++i)
       for (std::int64_t j = n_post; j < single.pitch; ++j) {
-        const std::int64_t k = i * single.pitch + j;
+        const std::int64_t k = single.slot(i, j);
         padding_written += std::memcmp(&A0(k), &A1(k), sizeof(float)) != 0;
         padding_written += std::memcmp(&A0(k), &S1(k), sizeof(float)) != 0;
       }
@@ -151,6 +158,62 @@ TEST_SUITE("adex_costa") {
     check_column_groups<Backend, 4, 1>(37, ConnectionRule{Connectivity::All, Parity::PostEven});
   }
   TEST_CASE_TEMPLATE_APPLY(adex_column_groups, KBRAIN_TEST_BACKENDS);
+
+  // The synapse values in tiles (GPUs' layout) and in arrays (CPUs') on every backend: each layout places every
+  // value of every (row, column), padding included, in a slot of its own, and the group pass (the GPU's loop order,
+  // wide and narrow) gives the same values, winners, currents and m̄ partial sums in both, bit for bit. Tiles of 4 and
+  // 32 columns (the GPU's, one 128-byte line of float); 70 columns: rows of 96 slots, so 3 tiles of 32 and 24 of 4.
+  template <class Backend, int G>
+  void check_tiles(int tiles) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+    CAPTURE(tiles);
+    CAPTURE(G);
+    const std::int64_t n_pre = 150, n_post = 70;
+    const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
+    const AdexState<float, Mem> arrays = mixed_pass_state<Exec>(n_pre, n_post, -1);
+    const AdexState<float, Mem> tiled = mixed_pass_state<Exec>(n_pre, n_post, tiles);
+    REQUIRE(tiled.pitch == 96);
+    // every (variable, row, column) its own slot of the one buffer
+    std::vector<int> hits(std::size_t(tiled.values.extent(0)), 0);
+    for (std::int64_t i = 0; i < n_pre; ++i)
+      for (std::int64_t j = 0; j < tiled.pitch; ++j)
+        for (int v = 0; v < 4; ++v) ++hits[std::size_t(tiled.slot(i, j) + v * (std::int64_t(1) << tiles))];
+    CHECK(std::count(hits.begin(), hits.end(), 1) == std::int64_t(hits.size()));
+    for (int pass = 0; pass < 2; ++pass)
+      for (const auto& st : {arrays, tiled}) {
+        const SynapsePassGroups<float, Mem, G, 2> groups{SynapsePass<float, Mem>{st, p, 0, n_pre, true}};
+        Kokkos::parallel_for("groups", Range(0, groups.launch_size(st.blocks)), groups);
+      }
+    const auto R0 = host(arrays.R), u0 = host(arrays.u), U0 = host(arrays.U), A0 = host(arrays.A);
+    const auto R1 = host(tiled.R), u1 = host(tiled.u), U1 = host(tiled.U), A1 = host(tiled.A);
+    const auto A_start = host(mixed_pass_state<Exec>(n_pre, n_post, tiles).A);
+    int differ = 0, changed = 0;
+    for (std::int64_t i = 0; i < n_pre; ++i)
+      for (std::int64_t j = 0; j < tiled.pitch; ++j) {
+        const std::int64_t a = arrays.slot(i, j), t = tiled.slot(i, j);
+        differ += std::memcmp(&R0(a), &R1(t), sizeof(float)) != 0;
+        differ += std::memcmp(&u0(a), &u1(t), sizeof(float)) != 0;
+        differ += std::memcmp(&U0(a), &U1(t), sizeof(float)) != 0;
+        differ += std::memcmp(&A0(a), &A1(t), sizeof(float)) != 0;
+        changed += A_start(t) != A1(t);
+      }
+    CHECK(differ == 0);
+    CHECK(changed > 1000);  // the passes changed the values (so the comparison is not of two untouched states)
+    CHECK(same_bits(arrays.win_row, tiled.win_row));
+    CHECK(same_bits(arrays.win_I, tiled.win_I));
+    CHECK(same_bits(arrays.msum, tiled.msum));
+    CHECK(same_bits(arrays.mcount, tiled.mcount));
+  }
+
+  TEST_CASE_TEMPLATE_DEFINE("the synapse values in tiles give the arrays' bits", Backend, adex_tiles) {
+    for (const int tiles : {2, 5}) {
+      check_tiles<Backend, 2>(tiles);
+      check_tiles<Backend, 1>(tiles);
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(adex_tiles, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("the GPU pass runs wide where its wide launch fills half the resident threads, narrow below") {
     struct Gpu {  // 132 multiprocessors of 2048 threads: 84 480 resident under the wide pass's bounds

@@ -46,7 +46,7 @@ struct LayoutPass {
       const std::int64_t id = pass.slot(i, j);
       SynapseValues<Real> v;
       v.touched = true;
-      v.connected = ReadFlag ? pass.st.conn(id) != 0 : true;
+      v.connected = ReadFlag ? pass.st.conn(pass.flag_slot(i, j)) != 0 : true;
       layout.load(id, pre, v);
       const auto changed = pass.apply(i, pre, c, v, scan);
       if (changed.pre || changed.A) layout.store(id, changed.pre, v);
@@ -58,7 +58,9 @@ struct LayoutPass {
 template <class Real>
 void run(std::int64_t n, const char* precision, Scenario scenario) {
   AdexState<Real, Mem> st;
-  st.allocate(n, 0, n, n, false);  // columns' flags apart from the rows'
+  // columns' flags apart from the rows'; the values in arrays (the layouts below copy them slot by slot), the product's
+  // pass run over them
+  st.allocate(n, 0, n, n, false, true, -1);
   const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
   const SynapsePass<Real, Mem> pass{st, p, 0, n, true};
   const std::size_t slots = st.R.extent(0);

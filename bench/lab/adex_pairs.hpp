@@ -53,7 +53,7 @@ struct SynapsePassPairs {
       const bool pre = st.pre_flag(i) != 0;
       if (!(pre || col0 || col1)) continue;
       const std::int64_t id = pass.slot(i, j);
-      const TwoOf<std::uint8_t> conn = load_two(st.conn.data() + id);
+      const TwoOf<std::uint8_t> conn = load_two(st.conn.data() + pass.flag_slot(i, j));
       const TwoOf<Real> A = load_two(st.A.data() + id);
       SynapseValues<Real> v0, v1;
       v0.touched = pre || col0, v0.connected = conn.first != 0, v0.A = A.first;

@@ -15,8 +15,9 @@
 // connected). `small` times the product's group against a column per thread (G = 1, twice the threads; the question for
 // networks too small to fill the GPU with the product's threads). `hints` times the product's group and launch with
 // cache hints on its loads and stores (adex_cache_hints.hpp) against the plain accesses. `tiled` times the product's
-// group over the synapse values in tiles of T columns (adex_tiled.hpp: R[T] u[T] U[T] A[T] per tile) against the
-// product on its arrays, and each layout's access pattern alone (StreamBound), every synapse connected, rule `all`.
+// launch over the synapse values in arrays and in the product's layout (GPUs: tiles of one line, R[T] u[T] U[T] A[T]),
+// and the lab's tiles of one and two lines (adex_tiled.hpp), and each layout's access pattern alone (StreamBound),
+// every synapse connected, rule `all`; every variant's values compared with a column per thread over arrays.
 //   adex_pass_probe N [float|double|both] [shapes|product|groups|small|hints|tiled]
 #include <Kokkos_Core.hpp>
 
@@ -245,17 +246,25 @@ void run(std::int64_t n, const char* precision, const std::string& mode) {
     time_product<Real>(st, p, connected, precision, true);  // again: drift of the machine
     return;
   }
-  if (tiles) {  // the product's group over tiles of T columns against the product over arrays
-    const std::vector<Real> connected = bits_after_three(st, single, true);
-    const std::vector<Real> real = lab::real_bits(st);
+  if (tiles) {  // the product (its state's layout: tiles of one line on GPUs) against the product over arrays
+    AdexState<Real, Mem> arrays;
+    arrays.allocate(n, 0, n, n, true, true, -1);
+    const SingleColumn<Real, 1> on_arrays{SynapsePass<Real, Mem>{arrays, p, 0, n, true}};
+    const auto single_arrays = [&] {
+      Kokkos::parallel_for("adex_pass", Range(0, on_arrays.launch_size(arrays.blocks)), on_arrays);
+    };
+    const std::vector<Real> connected = bits_after_three(arrays, single_arrays, true);
+    const std::vector<Real> real = lab::real_bits(arrays);
     constexpr int line = 128 / int(sizeof(Real));  // a tile's variable runs of one 128-byte line, or of two
+    std::printf("product layout: %s\n", st.tile_shift < 0 ? "arrays" : "tiles");
+    time_product<Real>(arrays, p, connected, precision, true);
     time_product<Real>(st, p, connected, precision, true);
     time_tiled<Real, line>(st, p, real, precision);
     time_tiled<Real, 2 * line>(st, p, real, precision);
-    if constexpr (sizeof(Real) == 4) time_tiled<Real, line, 4>(st, p, real, precision);
-    time_product<Real>(st, p, connected, precision, true);  // again: drift of the machine
-    time_bound<Real, 2>(SynapsePass<Real, Mem>{st, p, 0, st.n_pre, true}, "arrays", precision);
-    time_tiled_bound<Real, line>(st, p, "tiles of one line", precision);
+    time_product<Real>(arrays, p, connected, precision, true);  // again: drift of the machine
+    time_product<Real>(st, p, connected, precision, true);
+    time_bound<Real, 2>(SynapsePass<Real, Mem>{arrays, p, 0, n, true}, "arrays", precision);
+    time_bound<Real, 2>(SynapsePass<Real, Mem>{st, p, 0, n, true}, "the product's layout", precision);
     time_tiled_bound<Real, 2 * line>(st, p, "tiles of two lines", precision);
     return;
   }

@@ -33,10 +33,12 @@ inline void fill(AdexState<Real, Mem>& st, bool all_connected = false) {
   Kokkos::deep_copy(st.fbp_before, 0.7);
   Kokkos::deep_copy(st.fbn_before, 0.3);
   auto s = st;
+  const std::int64_t pitch = st.pitch;
   Kokkos::parallel_for(
-      "fill", Range(0, std::int64_t(st.R.extent(0))), KOKKOS_LAMBDA(const std::int64_t id) {  // the padding too
-        s.conn(id) = all_connected || id % 7 != 0 ? 1 : 0;
-        s.A(id) = Real(0.5 + 1e-9 * double(id % 1000));
+      "fill", Range(0, st.rows * pitch), KOKKOS_LAMBDA(const std::int64_t k) {  // the padding too
+        const std::int64_t i = k / pitch, j = k - i * pitch, id = s.slot(i, j);  // k: the slot in arrays
+        s.conn(s.flag_slot(i, j)) = all_connected || k % 7 != 0 ? 1 : 0;
+        s.A(id) = Real(0.5 + 1e-9 * double(k % 1000));
         s.U(id) = Real(0.3);
         s.R(id) = Real(0.9);
         s.u(id) = Real(0.2);
@@ -44,12 +46,15 @@ inline void fill(AdexState<Real, Mem>& st, bool all_connected = false) {
   Kokkos::fence();
 }
 
+// R, u, U, A of every row's pitch slots, in that order, row by row, whatever the state's layout.
 template <class Real>
 std::vector<Real> bits(const AdexState<Real, Mem>& st) {
   std::vector<Real> out;
+  out.reserve(std::size_t(4 * st.rows * st.pitch));
   for (const auto& v : std::vector<Kokkos::View<Real*, Mem>>{st.R, st.u, st.U, st.A}) {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-    out.insert(out.end(), h.data(), h.data() + h.size());
+    for (std::int64_t i = 0; i < st.rows; ++i)
+      for (std::int64_t j = 0; j < st.pitch; ++j) out.push_back(h(std::size_t(st.slot(i, j))));
   }
   return out;
 }

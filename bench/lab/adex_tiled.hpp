@@ -84,7 +84,7 @@ struct TiledValues {
   }
 };
 
-// The arrays' R, u, U, A of the real columns (probe::bits without the padding), in TiledValues::bits' order.
+// A state's R, u, U, A of the real columns (probe::bits without the padding), in TiledValues::bits' order.
 template <class Real, class Mem>
 std::vector<Real> real_bits(const AdexState<Real, Mem>& st) {
   const std::vector<Real> all = probe::bits(st);

@@ -185,7 +185,8 @@ struct SynapseInit {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
     const std::int64_t row = k / st.n_post, i = row_begin + row, j = k - row * st.n_post;
     const std::int64_t id = st.slot(i, j);
-    if (connectivity != Connectivity::File) st.conn(id) = connected_by_rule(connectivity, parity, i, j) ? 1 : 0;
+    if (connectivity != Connectivity::File)
+      st.conn(st.flag_slot(i, j)) = connected_by_rule(connectivity, parity, i, j) ? 1 : 0;
     st.U(id) = profile_U(i % 100);
     st.A(id) = profile_A(i % 100);
     st.R(id) = Real(1);

@@ -27,7 +27,7 @@ struct AdexReader {
       default: break;
     }
     const std::int64_t i = index / st.n_post, j = index - i * st.n_post;
-    const std::int64_t local = st.slot(i, j);  // the synapse arrays hold rows from row_begin, pitch slots each
+    const std::int64_t local = st.slot(i, j);  // the synapse values hold rows from row_begin, in the state's layout
     const double since_pre = t - st.t_pre(i), since_post = t - st.t_post(j);
     switch (var) {
       case SYN_U: return st.U(local);
@@ -65,7 +65,11 @@ AdexReader<Real, Kokkos::HostSpace> host_copy(const AdexReader<Real, Mem>& r) {
     return m;
   };
   h.st.V = copy(r.st.V); h.st.VT = copy(r.st.VT); h.st.x = copy(r.st.x); h.st.I = copy(r.st.I);
-  h.st.U = copy(r.st.U); h.st.A = copy(r.st.A); h.st.R = copy(r.st.R); h.st.u = copy(r.st.u);
+  h.st.tile_shift = r.st.tile_shift;  // the values keep their layout
+  if (r.st.tile_shift < 0)
+    h.st.point_values({copy(r.st.R), copy(r.st.u), copy(r.st.U), copy(r.st.A)});
+  else
+    h.st.point_values({copy(r.st.values), {}, {}, {}});
   h.st.conn = copy(r.st.conn);
   h.st.ffp_val = copy(r.st.ffp_val); h.st.t_pre = copy(r.st.t_pre);
   h.st.fbp_val = copy(r.st.fbp_val); h.st.fbn_val = copy(r.st.fbn_val); h.st.t_post = copy(r.st.t_post);

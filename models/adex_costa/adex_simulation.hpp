@@ -71,6 +71,7 @@ class AdexSimulation {
                                !Backend::is_gpu ? fmt::format("chunk of {} columns", kColumnsPerChunk)
                                : gpu_pass_is_wide(Exec(), plan.n_post, pass_blocks) ? std::string("2 columns")
                                                                                      : std::string("column"));
+    if (st_.tile_shift >= 0) res.strategy += fmt::format(", synapse values in tiles of {} columns", 1 << st_.tile_shift);
     if (Backend::is_gpu && !rule().stored()) res.strategy += ", connections by rule (no flag read)";
     if (streamed_)
       res.strategy += fmt::format("; out-of-core: {} chunks of {} rows streamed, page-locked link measured at {:.1f} GB/s",

@@ -4,16 +4,26 @@
 // time of that event) and decayed exactly when read. r and u change only at presynaptic events (a postsynaptic event
 // only decays them, and exact decays compose), so they too are decayed per row. That leaves per synapse only what is
 // truly per synapse: R, u, U, A and the connection flag — 4 reals and a byte (docs/models/adex-costa.md: bytes per
-// synapse-step). Synapses are dense, row = presynaptic, structure of arrays; a row holds `pitch` slots (n_post rounded
-// up to whole 128-byte lines of Real), so synapse (i, j) is at (i - row_begin) * pitch + j and every row starts on a
-// line, whatever the row length: a warp's access of a row then never straddles one line more than it needs. The
-// padding is never read. (The large loss at 10 000 float columns was the GPU launch's warps spanning two row blocks,
-// fixed in adex_synapse_pass.hpp; what the pitch alone is worth is in bench/README.md.)
+// synapse-step). Synapses are dense, row = presynaptic; a row holds `pitch` columns (n_post rounded up to whole
+// 128-byte lines of Real), so every row starts on a line, whatever the row length. The padding is never read.
+// Two layouts of the four values (`tile_shift`):
+//  - arrays (CPUs): R, u, U, A each an array, synapse (i, j) at (i - row_begin) * pitch + j. The CPU pass's SIMD loop
+//    reads each of them contiguously along a row.
+//  - tiles (GPUs), an array of structures of arrays: a row is pitch / T tiles of T = 2^tile_shift columns (one
+//    128-byte line of Real), a tile holds R[T], u[T], U[T], A[T]; R, u, U, A are views into one buffer at offsets 0,
+//    T, 2T, 3T, and slot(i, j) = (i - row_begin) * 4 * pitch + (j / T) * 4T + j % T. A warp's four loads of a row then
+//    fall in one stretch of memory, which the GPU's memory moves faster than four stretches apart, while a synapse
+//    touched only for A still reads A alone (interleaving each synapse's values would read all four:
+//    bench/README.md, "tiles").
+// The connection flags are one array in both layouts, at flag_slot(i, j) = (i - row_begin) * pitch + j.
 // A postsynaptic update needs the mean m̄ over all synapses whose target fired, so its last part (A -= etaA/2 m̄,
 // clip) is applied at the next touch of the synapse: post_prev marks the columns that still owe it and mbar(0) holds
 // that m̄. Readers (AdexReader) apply it on the fly.
+#include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -46,7 +56,9 @@ struct AdexState {
   // per column: FBp, FBn at their last event and that time; their values at this step before the increment
   Times fbp_val, fbn_val, fbp_before, fbn_before;
   Times t_post;
-  // per synapse
+  // per synapse: the values (tiles: views into `values`, which holds them) and the flags
+  int tile_shift = -1;  // -1: arrays; else tiles of 2^tile_shift columns
+  Reals values;
   Reals R, u, U, A;
   Kokkos::View<std::uint8_t*, Mem> conn;
   // per (block, column): the column's winning row in the block (-1: none) and its current; the m̄ summands' sum
@@ -80,8 +92,36 @@ struct AdexState {
     return n_pre * row_bytes(n_post) + blocks * n_post * (2 * 8 + 4 + std::int64_t(sizeof(Real))) +
            (n_pre + n_post) * 72;
   }
-  // The slot of synapse (i, j) (i a global row of this state's part).
-  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return (i - row_begin) * pitch + j; }
+  // The layout a memory space's state takes by default: tiles of one line where the memory is a GPU's.
+  static constexpr int default_tile_shift() {
+    return std::is_same<Mem, Kokkos::HostSpace>::value ? -1 : (sizeof(Real) == 4 ? 5 : 4);
+  }
+  // The slot of synapse (i, j)'s values in R, u, U, A (i a global row of this state's part) and of its flag in conn.
+  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return value_slot(i - row_begin, j); }
+  KOKKOS_INLINE_FUNCTION std::int64_t flag_slot(std::int64_t i, std::int64_t j) const { return (i - row_begin) * pitch + j; }
+  // The same for row r counted from the first row the views hold (a streamed chunk's buffer starts at its own row).
+  KOKKOS_INLINE_FUNCTION std::int64_t value_slot(std::int64_t r, std::int64_t j) const {
+    if (tile_shift < 0) return r * pitch + j;
+    return r * 4 * pitch + ((j >> tile_shift) << (tile_shift + 2)) + (j & ((std::int64_t(1) << tile_shift) - 1));
+  }
+  // The buffers the values live in (tiles: one; arrays: four, R, u, U, A) and the reals a row takes in each.
+  int value_buffers() const { return tile_shift < 0 ? 4 : 1; }
+  std::int64_t row_stride() const { return tile_shift < 0 ? pitch : 4 * pitch; }
+  // Points R, u, U, A at `buffers` (value_buffers() of them, rows * row_stride() reals each; tiles: the four at offsets
+  // 0, T, 2T, 3T of the one).
+  void point_values(const std::array<Reals, 4>& buffers) {
+    if (tile_shift < 0) {
+      values = Reals();
+      R = buffers[0], u = buffers[1], U = buffers[2], A = buffers[3];
+      return;
+    }
+    values = buffers[0];
+    const std::int64_t T = std::int64_t(1) << tile_shift, n = std::int64_t(values.extent(0)) - 3 * T;
+    R = Reals(values.data(), n);
+    u = Reals(values.data() + T, n);
+    U = Reals(values.data() + 2 * T, n);
+    A = Reals(values.data() + 3 * T, n);
+  }
   // Chunk c's columns: [c * kColumnsPerChunk, chunk_end(c)) (the last chunk may be partial).
   KOKKOS_INLINE_FUNCTION std::int64_t chunk_end(std::int64_t c) const {
     return (c + 1) * kColumnsPerChunk < n_post ? (c + 1) * kColumnsPerChunk : n_post;
@@ -91,13 +131,17 @@ struct AdexState {
   // Per-row arrays cover every row (each rank computes every flag and trace); synapses only rows
   // [first_row, first_row + local_rows), a whole number of blocks.
   // Without `synapses_here` the synapse arrays are left empty for the caller to point at memory of its own (the
-  // out-of-core run's page-locked host arrays).
+  // out-of-core run's page-locked host arrays). `tiles`: the values' layout (-1 arrays, else a tile of 2^tiles columns,
+  // at most a line).
   void allocate(std::int64_t all_rows, std::int64_t first_row, std::int64_t local_rows, std::int64_t cols,
-                bool shared_neurons, bool synapses_here = true) {
+                bool shared_neurons, bool synapses_here = true, int tiles = default_tile_shift()) {
     const std::int64_t rows = all_rows;
     n_pre = all_rows;
     n_post = cols;
     pitch = row_pitch(cols);
+    tile_shift = tiles;
+    if (tiles >= 0 && (std::int64_t(sizeof(Real)) << tiles) > 128)
+      throw std::invalid_argument("adex state: a tile of 2^" + std::to_string(tiles) + " columns is wider than a line");
     row_begin = first_row;
     this->rows = local_rows;
     blocks = (local_rows + kRowsPerBlock - 1) / kRowsPerBlock;
@@ -116,8 +160,11 @@ struct AdexState {
     t_post = Times("adex_t_post", cols);
     const auto no_init = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
     if (synapses_here) {
-      R = Reals(no_init("adex_R"), slots); u = Reals(no_init("adex_u"), slots);
-      U = Reals(no_init("adex_U"), slots); A = Reals(no_init("adex_A"), slots);
+      if (tile_shift < 0)
+        point_values({Reals(no_init("adex_R"), slots), Reals(no_init("adex_u"), slots),
+                      Reals(no_init("adex_U"), slots), Reals(no_init("adex_A"), slots)});
+      else
+        point_values({Reals(no_init("adex_values"), local_rows * row_stride()), Reals(), Reals(), Reals()});
       conn = Kokkos::View<std::uint8_t*, Mem>(no_init("adex_conn"), slots);
     }
     win_row = Flags("adex_win_row", blocks * cols); win_I = Reals("adex_win_I", blocks * cols);

@@ -1,11 +1,13 @@
 #pragma once
 // The out-of-core synapse pass of the dense AdEx network (a GPU device budget smaller than the synapses): R, u, U, A
-// and the connection flags live in page-locked host memory; each step streams them through the device in chunks of
-// whole row blocks, double-buffered on two execution-space instances, so chunk k+1 is copied in while chunk k
-// computes and chunk k-1 is copied out. The chunk order alternates every step (first to last, then last to first):
-// the chunk a step ends with is still in its device buffer when the next step starts with it, so its copy-in is
-// skipped. Results are bit-identical to the in-core pass (the same kernel over the same rows and blocks).
+// (in the state's layout: adex_state.hpp) and the connection flags live in page-locked host memory; each step streams
+// them through the device in chunks of whole row blocks, double-buffered on two execution-space instances, so chunk
+// k+1 is copied in while chunk k computes and chunk k-1 is copied out. The chunk order alternates every step (first to
+// last, then last to first): the chunk a step ends with is still in its device buffer when the next step starts with
+// it, so its copy-in is skipped. Results are bit-identical to the in-core pass (the same kernel over the same rows
+// and blocks).
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -31,28 +33,24 @@ class StreamedSynapses {
   using Host = typename Backend::staging_memory_space;
 
   // Holds st's synapse rows in host memory, streamed in chunks of `chunk_rows` (a multiple of kRowsPerBlock), and
-  // points st's synapse views at the host arrays (device code reads them in place, through unified addressing, for
+  // points st's synapse views at the host memory (device code reads them in place, through unified addressing, for
   // initialisation and samplers).
   StreamedSynapses(AdexState<Real, Mem>& st, std::int64_t chunk_rows)
-      : pitch_(st.pitch), rows_(st.rows), chunk_rows_(chunk_rows), instances_(2) {
-    const std::int64_t slots = st.rows * st.pitch, chunk = chunk_rows * st.pitch;
+      : pitch_(st.pitch), stride_(st.row_stride()), rows_(st.rows), chunk_rows_(chunk_rows),
+        buffers_per_chunk_(st.value_buffers()), instances_(2) {
+    const std::int64_t slots = st.rows * st.pitch;
     auto no_init = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
-    host_R_ = HostReals(no_init("adex_host_R"), slots);
-    host_u_ = HostReals(no_init("adex_host_u"), slots);
-    host_U_ = HostReals(no_init("adex_host_U"), slots);
-    host_A_ = HostReals(no_init("adex_host_A"), slots);
+    std::array<Reals, 4> host_values;
+    for (int v = 0; v < buffers_per_chunk_; ++v) {
+      host_[v] = HostReals(no_init("adex_host_values"), st.rows * stride_);
+      host_values[v] = Reals(host_[v].data(), st.rows * stride_);
+    }
+    st.point_values(host_values);
     host_conn_ = Kokkos::View<std::uint8_t*, Host>(no_init("adex_host_conn"), slots);
-    st.R = Reals(host_R_.data(), slots);
-    st.u = Reals(host_u_.data(), slots);
-    st.U = Reals(host_U_.data(), slots);
-    st.A = Reals(host_A_.data(), slots);
     st.conn = Kokkos::View<std::uint8_t*, Mem>(host_conn_.data(), slots);
     for (auto& b : buffers_) {
-      b.R = Reals(no_init("adex_chunk_R"), chunk);
-      b.u = Reals(no_init("adex_chunk_u"), chunk);
-      b.U = Reals(no_init("adex_chunk_U"), chunk);
-      b.A = Reals(no_init("adex_chunk_A"), chunk);
-      b.conn = Kokkos::View<std::uint8_t*, Mem>(no_init("adex_chunk_conn"), chunk);
+      for (int v = 0; v < buffers_per_chunk_; ++v) b.values[v] = Reals(no_init("adex_chunk_values"), chunk_rows * stride_);
+      b.conn = Kokkos::View<std::uint8_t*, Mem>(no_init("adex_chunk_conn"), chunk_rows * pitch_);
     }
     link_bytes_per_s_ = host_to_device_bytes_per_s<Backend>();
   }
@@ -72,23 +70,19 @@ class StreamedSynapses {
       const Exec& exec = instances_[slot];
       Buffer& buf = buffers_[slot];
       const std::int64_t first = c * chunk_rows_, rows = std::min(chunk_rows_, rows_ - first);
-      const auto span = std::make_pair(first * pitch_, (first + rows) * pitch_);
-      const auto part = std::make_pair(std::int64_t(0), rows * pitch_);
+      const auto span = std::make_pair(first * stride_, (first + rows) * stride_);
+      const auto part = std::make_pair(std::int64_t(0), rows * stride_);
       if (resident_[slot] != c) {
-        Kokkos::deep_copy(exec, Kokkos::subview(buf.R, part), Kokkos::subview(host_R_, span));
-        Kokkos::deep_copy(exec, Kokkos::subview(buf.u, part), Kokkos::subview(host_u_, span));
-        Kokkos::deep_copy(exec, Kokkos::subview(buf.U, part), Kokkos::subview(host_U_, span));
-        Kokkos::deep_copy(exec, Kokkos::subview(buf.A, part), Kokkos::subview(host_A_, span));
+        for (int v = 0; v < buffers_per_chunk_; ++v)
+          Kokkos::deep_copy(exec, Kokkos::subview(buf.values[v], part), Kokkos::subview(host_[v], span));
         if (rule.stored())  // a rule is computed by the pass: its flags need not cross the link
-          Kokkos::deep_copy(exec, Kokkos::subview(buf.conn, part), Kokkos::subview(host_conn_, span));
+          Kokkos::deep_copy(exec, Kokkos::subview(buf.conn, std::make_pair(std::int64_t(0), rows * pitch_)),
+                            Kokkos::subview(host_conn_, std::make_pair(first * pitch_, (first + rows) * pitch_)));
         bytes_moved_ += double(rows * pitch_) * double(4 * sizeof(Real) + (rule.stored() ? 1 : 0));
         resident_[slot] = c;
       }
       SynapsePass<Real, Mem> p = pass;
-      p.st.R = buf.R;
-      p.st.u = buf.u;
-      p.st.U = buf.U;
-      p.st.A = buf.A;
+      p.st.point_values(buf.values);
       p.st.conn = buf.conn;
       p.row_begin = pass.row_begin + first;
       p.rows = rows;
@@ -96,10 +90,8 @@ class StreamedSynapses {
       const std::int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
       launch_gpu_synapse_pass(exec, "kbrain::adex::synapses_streamed", p, rule, blocks);
       // the connection flags never change: only the four values go back
-      Kokkos::deep_copy(exec, Kokkos::subview(host_R_, span), Kokkos::subview(buf.R, part));
-      Kokkos::deep_copy(exec, Kokkos::subview(host_u_, span), Kokkos::subview(buf.u, part));
-      Kokkos::deep_copy(exec, Kokkos::subview(host_U_, span), Kokkos::subview(buf.U, part));
-      Kokkos::deep_copy(exec, Kokkos::subview(host_A_, span), Kokkos::subview(buf.A, part));
+      for (int v = 0; v < buffers_per_chunk_; ++v)
+        Kokkos::deep_copy(exec, Kokkos::subview(host_[v], span), Kokkos::subview(buf.values[v], part));
       bytes_moved_ += double(rows * pitch_) * double(4 * sizeof(Real));
     }
     first_slot_ = static_cast<int>((count - 1 + first_slot_) % 2);  // the last chunk's buffer starts the next step
@@ -109,14 +101,16 @@ class StreamedSynapses {
  private:
   using Reals = Kokkos::View<Real*, Mem>;
   using HostReals = Kokkos::View<Real*, Host>;
+  // A chunk's values in the state's layout (tiles: values[0]; arrays: R, u, U, A) and its flags.
   struct Buffer {
-    Reals R, u, U, A;
+    std::array<Reals, 4> values;
     Kokkos::View<std::uint8_t*, Mem> conn;
   };
 
-  std::int64_t pitch_, rows_, chunk_rows_;
+  std::int64_t pitch_, stride_, rows_, chunk_rows_;  // stride_: reals a row takes in each values buffer
+  int buffers_per_chunk_;
   ExecutionInstances<Exec> instances_;
-  HostReals host_R_, host_u_, host_U_, host_A_;
+  std::array<HostReals, 4> host_;  // the values in the state's layout, as a chunk's
   Kokkos::View<std::uint8_t*, Host> host_conn_;
   Buffer buffers_[2];
   std::int64_t resident_[2] = {-1, -1};

@@ -27,7 +27,8 @@ struct ConnectionRule {
 };
 
 // G neighbouring values, loaded or stored by one memory access. A group starts at a multiple of G columns and a row's
-// pitch is whole 128-byte lines (AdexState::row_pitch), so a group never straddles a row and is aligned to its size.
+// pitch is whole 128-byte lines (AdexState::row_pitch), as is a tile, so a group never straddles a row or a tile and is
+// aligned to its size.
 template <class T, int G>
 struct alignas(G * sizeof(T)) GroupOf {
   T v[G];
@@ -95,7 +96,7 @@ struct SynapsePassGroups {
     if (!(v.pre || cols.any)) return v;
     v.active = true;
     const std::int64_t id = pass.slot(i, j);
-    if (rule.stored()) v.conn = load_group<G>(st.conn.data() + id);
+    if (rule.stored()) v.conn = load_group<G>(st.conn.data() + pass.flag_slot(i, j));
     v.A = Access::template load<G>(st.A.data() + id);
     if (v.pre) {
       v.U = Access::template load<G>(st.U.data() + id);

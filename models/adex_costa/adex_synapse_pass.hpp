@@ -90,8 +90,12 @@ struct SynapsePass {
     const std::int64_t last = row_begin + (b + 1) * kRowsPerBlock;
     return last < row_begin + rows ? last : row_begin + rows;
   }
-  // A streamed chunk's buffer starts at the chunk's first row (row_begin here), not at the state's.
-  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return (i - row_begin) * st.pitch + j; }
+  // A streamed chunk's buffer starts at the chunk's first row (row_begin here), not at the state's. slot: the values'
+  // (R, u, U, A in the state's layout), flag_slot: the connection flag's.
+  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t i, std::int64_t j) const { return st.value_slot(i - row_begin, j); }
+  KOKKOS_INLINE_FUNCTION std::int64_t flag_slot(std::int64_t i, std::int64_t j) const {
+    return (i - row_begin) * st.pitch + j;
+  }
 
   // Which of a synapse's values its update changed.
   struct Changed {
@@ -136,7 +140,8 @@ struct SynapsePass {
   }
 };
 
-// CPUs: k = (block, chunk of kColumnsPerChunk columns), the columns innermost. A row's columns are one SIMD loop in
+// CPUs (the values in arrays): k = (block, chunk of kColumnsPerChunk columns), the columns innermost. A row's columns
+// are one SIMD loop in
 // which every lane computes and stores: an unconnected or untouched synapse stores back the values it read, and an
 // m̄ summand that does not count adds 0 to a sum that is never -0 (the summands are not negative), so the results
 // are the GPU body's bits while the loop has no branch left to stop the compiler from vectorising it. The chunk's
@@ -184,8 +189,8 @@ struct SynapsePassChunked {
   void row(std::int64_t i, std::int64_t first, std::int64_t width, Columns& col) const {
     const auto& st = pass.st;
     const KernelParams<double> p = pass.p;  // a copy: stores through A, R, ... cannot change it, so it stays in registers
-    const std::int64_t id = pass.slot(i, first);
-    const std::uint8_t* conn = st.conn.data() + id;
+    const std::int64_t id = pass.slot(i, first);  // arrays: a row's columns are contiguous in each
+    const std::uint8_t* conn = st.conn.data() + pass.flag_slot(i, first);
     Real *R = st.R.data() + id, *u = st.u.data() + id, *U = st.U.data() + id, *A = st.A.data() + id;
     const double decay_r = st.decay_r(i), decay_u = st.decay_u(i), ffp_before = st.ffp_before(i);
     const double ffp_now = st.ffp_now(i);

@@ -98,7 +98,7 @@ void dump(const ExperimentConfig& cfg, const std::filesystem::path& dir, const O
   AdexSimulation<Backend, Real> sim(plan, request, res);
   auto initial = host_copy(sim.state());
   for (std::int64_t id = 0; id < plan.synapse_slots(); ++id)
-    fmt::print(out, "-1,conn,{},{}\n", id, int(initial.st.conn(initial.st.slot(id / plan.n_post, id % plan.n_post))));
+    fmt::print(out, "-1,conn,{},{}\n", id, int(initial.st.conn(initial.st.flag_slot(id / plan.n_post, id % plan.n_post))));
   initial.t = 0;
   write_state(out, -1, initial, plan, synapses, o);
   for (std::int64_t n = 0; n < plan.steps; ++n) {
