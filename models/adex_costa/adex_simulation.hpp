@@ -51,12 +51,7 @@ class AdexSimulation {
         pd_(KernelParams<double>::from(plan.params, plan.dt_ms)) {
     const auto [first_row, rows] = own_rows(plan);
     const std::int64_t chunk_rows = plan_memory(plan, rows);  // 0: in-core
-    const std::int64_t pass_blocks = (chunk_rows > 0 ? chunk_rows : rows + kRowsPerBlock - 1) / kRowsPerBlock;
-    // Tiles where the GPU pass runs wide (bandwidth-bound: tiles move its bytes faster); arrays where it runs narrow
-    // (latency-bound: tiles were slower there). bench/README.md, "tiles".
-    const bool tiled = Backend::is_gpu && gpu_pass_is_wide(Exec(), plan.n_post, pass_blocks);
-    st_.allocate(plan.n_pre, first_row, rows, plan.n_post, plan.mxm, chunk_rows == 0,
-                 tiled ? AdexState<Real, Mem>::default_tile_shift() : -1);
+    st_.allocate(plan.n_pre, first_row, rows, plan.n_post, plan.mxm, chunk_rows == 0);
     if (chunk_rows > 0) streamed_.emplace(st_, chunk_rows);
     if (plan.exchange) {  // the exchange's device and host buffers, allocated once
       winner_rows_ = Kokkos::View<long long*, Mem>("adex_winner_rows", plan.n_post);
@@ -71,6 +66,7 @@ class AdexSimulation {
       ring_ = SpikeFlagRing<Exec>(plan.n_post);
     }
     res.connections = plan.connections;
+    const std::int64_t pass_blocks = streamed_ ? (streamed_->chunk_rows() + kRowsPerBlock - 1) / kRowsPerBlock : st_.blocks;
     res.strategy = fmt::format("dense, {} rows per block, a thread per (block, {})", kRowsPerBlock,
                                !Backend::is_gpu ? fmt::format("chunk of {} columns", kColumnsPerChunk)
                                : gpu_pass_is_wide(Exec(), plan.n_post, pass_blocks) ? std::string("2 columns")

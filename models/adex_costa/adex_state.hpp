@@ -9,7 +9,7 @@
 // Two layouts of the four values (`tile_shift`):
 //  - arrays (CPUs): R, u, U, A each an array, synapse (i, j) at (i - row_begin) * pitch + j. The CPU pass's SIMD loop
 //    reads each of them contiguously along a row.
-//  - tiles (GPUs where the pass runs wide: AdexSimulation picks), an array of structures of arrays: a row is pitch / T
+//  - tiles (GPUs), an array of structures of arrays: a row is pitch / T
 //    tiles of T = 2^tile_shift columns (one 128-byte line of Real), a tile holds R[T], u[T], U[T], A[T]; R, u, U, A
 //    are views into one buffer at offsets 0, T, 2T, 3T, and slot(i, j) = (i - row_begin) * 4 * pitch + (j / T) * 4T
 //    + j % T. A warp's four loads of a row then fall in one stretch of memory, which the GPU's memory moves faster
