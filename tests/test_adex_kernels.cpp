@@ -120,7 +120,8 @@ TEST_SUITE("adex_costa") {
     CHECK(same_bits(single.msum, grouped.msum));
     CHECK(same_bits(single.mcount, grouped.mcount));
     // the passes did change the synapses (so the comparison is not of two untouched states)
-    const auto A0 = host(fresh().A), A1 = host(grouped.A);
+    const AdexState<float, Mem> unchanged = fresh();
+    const auto A0 = host(unchanged.A), A1 = host(grouped.A);
     int changed = 0;
     for (std::int64_t i = 0; i < n_pre; ++i)
       for (std::int64_t j = 0; j < n_post; ++j) changed += A0(single.slot(i, j)) != A1(single.slot(i, j));
@@ -188,7 +189,12 @@ TEST_SUITE("adex_costa") {
       }
     const auto R0 = host(arrays.R), u0 = host(arrays.u), U0 = host(arrays.U), A0 = host(arrays.A);
     const auto R1 = host(tiled.R), u1 = host(tiled.u), U1 = host(tiled.U), A1 = host(tiled.A);
-    const auto A_start = host(mixed_pass_state<Exec>(n_pre, n_post, tiles).A);
+    const AdexState<float, Mem> start = mixed_pass_state<Exec>(n_pre, n_post, tiles);
+    const auto A_start = host(start.A);
+    // a value view holds the tiles' buffer: it outlives the state it came from
+    const auto lone_A = mixed_pass_state<Exec>(n_pre, n_post, tiles).A;
+    CHECK(lone_A.use_count() > 0);
+    CHECK(host(lone_A)(std::size_t(tiled.slot(3, 5))) == A_start(std::size_t(tiled.slot(3, 5))));
     int differ = 0, changed = 0;
     for (std::int64_t i = 0; i < n_pre; ++i)
       for (std::int64_t j = 0; j < tiled.pitch; ++j) {

@@ -108,7 +108,7 @@ struct AdexState {
   int value_buffers() const { return tile_shift < 0 ? 4 : 1; }
   std::int64_t row_stride() const { return tile_shift < 0 ? pitch : 4 * pitch; }
   // Points R, u, U, A at `buffers` (value_buffers() of them, rows * row_stride() reals each; tiles: the four at offsets
-  // 0, T, 2T, 3T of the one).
+  // 0, T, 2T, 3T of the one, as subviews, which keep it alive as long as any of them is held).
   void point_values(const std::array<Reals, 4>& buffers) {
     if (tile_shift < 0) {
       values = Reals();
@@ -117,10 +117,11 @@ struct AdexState {
     }
     values = buffers[0];
     const std::int64_t T = std::int64_t(1) << tile_shift, n = std::int64_t(values.extent(0)) - 3 * T;
-    R = Reals(values.data(), n);
-    u = Reals(values.data() + T, n);
-    U = Reals(values.data() + 2 * T, n);
-    A = Reals(values.data() + 3 * T, n);
+    const auto from = [&](std::int64_t offset) { return Reals(Kokkos::subview(values, std::make_pair(offset, offset + n))); };
+    R = from(0);
+    u = from(T);
+    U = from(2 * T);
+    A = from(3 * T);
   }
   // Chunk c's columns: [c * kColumnsPerChunk, chunk_end(c)) (the last chunk may be partial).
   KOKKOS_INLINE_FUNCTION std::int64_t chunk_end(std::int64_t c) const {
