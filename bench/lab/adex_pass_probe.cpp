@@ -16,8 +16,8 @@
 // networks too small to fill the GPU with the product's threads). `hints` times the product's group and launch with
 // cache hints on its loads and stores (adex_cache_hints.hpp) against the plain accesses. `tiled` times the product's
 // launch over the synapse values in arrays and in the product's layout (GPUs: tiles of one line, R[T] u[T] U[T] A[T]),
-// and the lab's tiles of one and two lines (adex_tiled.hpp), and each layout's access pattern alone (StreamBound),
-// every synapse connected, rule `all`; every variant's values compared with a column per thread over arrays.
+// and each layout's access pattern alone (adex_stream_bound.hpp), every synapse connected, rule `all`; both layouts'
+// values compared with a column per thread over arrays.
 //   adex_pass_probe N [float|double|both] [shapes|product|groups|small|hints|tiled]
 #include <Kokkos_Core.hpp>
 
@@ -29,7 +29,7 @@
 #include "bench/lab/adex_cache_hints.hpp"
 #include "bench/lab/adex_pairs.hpp"
 #include "bench/lab/adex_probe_support.hpp"
-#include "bench/lab/adex_tiled.hpp"
+#include "bench/lab/adex_stream_bound.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
 #include "models/adex_costa/adex_synapse_groups.hpp"
 
@@ -117,36 +117,10 @@ void time_product(AdexState<Real, Mem>& st, const KernelParams<double>& p, const
 // Bounds that cap G = 2, R = 2 below the plain launch's registers without spills (bench/README.md; <256, 3> spilled).
 using BoundedRange = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<128, 5>>;
 
-// The product's group (G columns, 2 rows in flight, rule `all`, bounded light-weight launch) over tiles of T columns;
-// `reference`: the arrays' real_bits after three passes.
-template <class Real, int T, int G = 2>
-void time_tiled(const AdexState<Real, Mem>& st, const KernelParams<double>& p, const std::vector<Real>& reference,
-                const char* precision) {
-  const lab::TiledValues<Real, Mem, T> values(st);
-  using Pass = lab::TiledPass<Real, Mem, T>;
-  const Pass tiled{SynapsePass<Real, Mem>{values.view(st), p, 0, st.n_pre, true}, values.tiled};
-  const SynapsePassGroups<Real, Mem, G, 2, PlainGroupAccess, Pass> groups{
-      tiled, ConnectionRule{Connectivity::All, Parity::PostEven}};
-  const auto launch = [&] {
-    Kokkos::parallel_for("adex_pass_tiled", kbrain::kx::light_weight(BoundedRange(Exec(), 0, groups.launch_size(st.blocks))),
-                         groups);
-  };
-  values.fill(st);
-  for (int k = 0; k < 3; ++k) launch();
-  Kokkos::fence();
-  const bool same = values.bits(st) == reference;
-  const double s = median_s(launch), n2 = double(st.n_pre) * double(st.n_post);
-  const int bytes = int(8 * sizeof(Real));
-  std::printf("tiled %s n %lld: tiles of %d columns, %d columns a thread, 2 rows in flight, rule all, bounded: %.4f ms "
-              "per pass, %.1f GB/s at %d B per synapse-step, bits as the arrays: %s\n",
-              precision, static_cast<long long>(st.n_pre), T, G, s * 1e3, n2 * double(bytes) / s / 1e9, bytes,
-              same ? "yes" : "NO");
-}
-
 // The access pattern alone (lab::StreamBound) over `pass`'s slots, bounded light-weight launch.
-template <class Real, int G, class Pass>
-void time_bound(const Pass& pass, const char* layout, const char* precision) {
-  const lab::StreamBound<Real, Mem, G, Pass> bound{pass};
+template <class Real, int G>
+void time_bound(const SynapsePass<Real, Mem>& pass, const char* layout, const char* precision) {
+  const lab::StreamBound<Real, Mem, G> bound{pass};
   const auto& st = pass.st;
   const auto launch = [&] {
     Kokkos::parallel_for("adex_stream_bound", kbrain::kx::light_weight(BoundedRange(Exec(), 0, bound.launch_size(st.blocks))),
@@ -156,14 +130,6 @@ void time_bound(const Pass& pass, const char* layout, const char* precision) {
   const int bytes = int(8 * sizeof(Real));
   std::printf("bound %s n %lld: %s, %d columns a thread, loads and stores only: %.4f ms per pass, %.1f GB/s at %d B\n",
               precision, static_cast<long long>(st.n_pre), layout, G, s * 1e3, n2 * double(bytes) / s / 1e9, bytes);
-}
-
-template <class Real, int T>
-void time_tiled_bound(const AdexState<Real, Mem>& st, const KernelParams<double>& p, const char* label,
-                      const char* precision) {
-  const lab::TiledValues<Real, Mem, T> values(st);
-  const lab::TiledPass<Real, Mem, T> tiled{SynapsePass<Real, Mem>{values.view(st), p, 0, st.n_pre, true}, values.tiled};
-  time_bound<Real, 2>(tiled, label, precision);
 }
 
 // One R = 1 pass with an explicit thread-block size; band order: thread block t = (band, row block), 256 columns.
@@ -254,18 +220,13 @@ void run(std::int64_t n, const char* precision, const std::string& mode) {
       Kokkos::parallel_for("adex_pass", Range(0, on_arrays.launch_size(arrays.blocks)), on_arrays);
     };
     const std::vector<Real> connected = bits_after_three(arrays, single_arrays, true);
-    const std::vector<Real> real = lab::real_bits(arrays);
-    constexpr int line = 128 / int(sizeof(Real));  // a tile's variable runs of one 128-byte line, or of two
     std::printf("product layout: %s\n", st.tile_shift < 0 ? "arrays" : "tiles");
     time_product<Real>(arrays, p, connected, precision, true);
     time_product<Real>(st, p, connected, precision, true);
-    time_tiled<Real, line>(st, p, real, precision);
-    time_tiled<Real, 2 * line>(st, p, real, precision);
     time_product<Real>(arrays, p, connected, precision, true);  // again: drift of the machine
     time_product<Real>(st, p, connected, precision, true);
     time_bound<Real, 2>(SynapsePass<Real, Mem>{arrays, p, 0, n, true}, "arrays", precision);
     time_bound<Real, 2>(SynapsePass<Real, Mem>{st, p, 0, n, true}, "the product's layout", precision);
-    time_tiled_bound<Real, 2 * line>(st, p, "tiles of two lines", precision);
     return;
   }
   if (groups) {

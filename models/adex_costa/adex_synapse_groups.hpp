@@ -57,13 +57,11 @@ struct PlainGroupAccess {
 
 // Each column's arithmetic and its rows' order are SynapsePass's, so the bits are too. The thread owns its group's
 // values and stores back unchanged those of a column that is untouched, unconnected or past the row's end (the last
-// group of a row may reach into the row's padding, which it reads and writes back as it was). `Pass` places the
-// synapses (its slot(i, j)): the product's SynapsePass, or a lab layout over the same arrays' pointers.
-template <class Real, class Mem, int G, int RowsInFlight, class Access = PlainGroupAccess,
-          class Pass = SynapsePass<Real, Mem>>
+// group of a row may reach into the row's padding, which it reads and writes back as it was).
+template <class Real, class Mem, int G, int RowsInFlight, class Access = PlainGroupAccess>
 struct SynapsePassGroups {
   static_assert(G >= 1 && 128 % (G * sizeof(Real)) == 0, "a group must divide a 128-byte line");
-  Pass pass;
+  SynapsePass<Real, Mem> pass;
   ConnectionRule rule{};  // by default the stored flags
 
   // One row of a group: what its update reads (active: the row exists and its update touches the group).
