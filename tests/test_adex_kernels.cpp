@@ -234,11 +234,11 @@ TEST_SUITE("adex_costa") {
     CHECK(gpu_pass_is_wide(Kokkos::DefaultHostExecutionSpace(), 36, 3));  // host backends: any size (not launched)
   }
 
-  // The step's end in one launch (GPUs: StepEndTeams, a team per row block, a lane of a chunk's tree a thread, m̄ by
-  // the team that finishes last) against StepEnd and StepMean (host backends), on every backend (team size 1 on host
-  // backends): the same chunk and block sums, m̄, currents and owed flags, bit for bit, twice (the second time after
-  // the first reset the blocks' count). 600 columns: two whole chunks and a partial one; 9 row blocks; on GPUs also
-  // teams of a single warp (each thread then takes several lanes).
+  // The step's end in one launch (GPUs: StepEndTeams, a team per row block, a chunk a thread, m̄ by the team that
+  // finishes last) against StepEnd and StepMean (host backends), on every backend (team size 1 on host backends): the
+  // same chunk and block sums, m̄, currents and owed flags, bit for bit, twice (the second time after the first reset
+  // the blocks' count). 600 columns: two whole chunks and a partial one; 9 row blocks; on GPUs also teams of two
+  // threads (the chunks and the blocks' sums then take several rounds).
   TEST_CASE_TEMPLATE_DEFINE("the one-launch step end gives StepEnd's and StepMean's bits", Backend, adex_step_end) {
     using Exec = typename Backend::execution_space;
     using Mem = typename Backend::memory_space;
@@ -256,7 +256,7 @@ TEST_SUITE("adex_costa") {
     Kokkos::parallel_for("by_thread", Range(0, by_thread.size()), by_thread);
     const StepMean<float, Mem, Exec> mean{threads, true, 1, StepMean<float, Mem, Exec>::kPiece};
     Kokkos::parallel_for("mean", mean.policy(), mean);
-    for (const int team_size : {Backend::is_gpu ? StepEndTeams<float, Mem, Exec>::kLanes : 1, Backend::is_gpu ? 32 : 1})
+    for (const int team_size : {Backend::is_gpu ? StepEndTeams<float, Mem, Exec>::kTeamSize : 1, Backend::is_gpu ? 2 : 1})
       for (int launch = 0; launch < 2; ++launch) {
         CAPTURE(team_size);
         CAPTURE(launch);
@@ -375,41 +375,90 @@ TEST_SUITE("adex_costa") {
     CHECK(reordered_differs > 0);
   }
 
-  // A chunk's m̄ sum is the lanes' tree (adex_reduce.hpp): lane t adds entries t, t + 32, ... in order, then lane t
-  // takes lane t + 16's sum, t + 8's, ..., 1's. Written out here as the definition, against chunk_sum; summands of
-  // very different sizes make the plain in-order sum give other bits (so the check can fail). 300 columns: a whole
-  // chunk and a partial one of 44 (lanes 12-31 of the partial chunk hold nothing).
-  TEST_CASE("a chunk's m̄ sum is the lanes' tree, whole and partial chunks") {
-    using Exec = Kokkos::DefaultHostExecutionSpace;
-    AdexState<float, Exec::memory_space> st;
-    st.allocate(kRowsPerBlock, 0, kRowsPerBlock, 300, false);
-    REQUIRE(st.chunks == 2);
-    for (std::int64_t e = 0; e < 300; ++e) {
-      st.msum(e) = std::ldexp(1.0 + 0.001 * double(e % 17), int(e % 23) * 3 - 30);
-      st.mcount(e) = e % 5;
+  // A chunk's m̄ sum is the pairwise tree over its 256 columns (adex_sum_order.hpp): the pass adds each sum group's 32
+  // columns (on GPUs by the warp's exchange of registers, on CPUs in a loop), the step end the chunk's groups. Written
+  // out here as the definition, on every backend, for the product's pass (GPUs: narrow at this size; host backends:
+  // SynapsePassChunked), the group pass of 1 and 2 columns a thread, and the step end of each backend (StepEndTeams on
+  // GPUs, StepEnd on host backends). Each (row block, column) has one connected row, so a column's summand is one
+  // product, which the test computes as the kernel does; summands of very different sizes make the plain in-order
+  // sum give other bits (so the check can fail). 600 columns: two whole chunks and a partial one of 88 (three groups,
+  // the last partial); two row blocks, the second partial; a third of the columns silent.
+  template <class Backend>
+  void check_chunk_tree(int variant) {
+    using Exec = typename Backend::execution_space;
+    using Mem = typename Backend::memory_space;
+    using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+    CAPTURE(variant);
+    const std::int64_t n_pre = kRowsPerBlock + 36, n_post = 600;
+    const auto p = KernelParams<double>::from(AdexCostaParams{}, 1.0);
+    const AdexState<float, Mem> st = mixed_pass_state<Exec>(n_pre, n_post);
+    REQUIRE(st.chunks == 3);
+    auto s = st;
+    Kokkos::parallel_for(
+        "one_row_a_column", Range(0, n_pre * st.pitch), KOKKOS_LAMBDA(const std::int64_t k) {
+          const std::int64_t i = k / s.pitch, j = k - i * s.pitch;
+          s.conn(s.flag_slot(i, j)) = i % kRowsPerBlock == j % kRowsPerBlock;
+          if (j == 0) s.ffp_now(i) = 1.0 + double(i % 7) / 7.0;
+          if (i == 0 && j < s.n_post) {
+            s.post_flag(j) = j % 3 != 0;
+            double scale = 1.0 / 1073741824.0;  // 2^-30, then 8^(j % 23): exact
+            for (std::int64_t q = 0; q < j % 23; ++q) scale *= 8.0;
+            s.fbn_before(j) = (1.0 + 0.001 * double(j % 17)) * scale;
+          }
+        });
+    const SynapsePass<float, Mem> pass{st, p, 0, n_pre, true};
+    if (variant == 0) {
+      if constexpr (Backend::is_gpu)
+        launch_gpu_synapse_pass(Exec(), "product", pass, ConnectionRule{}, st.blocks);
+      else
+        Kokkos::parallel_for("product", Range(0, st.blocks * st.chunks), SynapsePassChunked<float, Mem>{pass});
+    } else if (variant == 1) {
+      const SynapsePassGroups<float, Mem, 1, 2> groups{pass};
+      Kokkos::parallel_for("narrow", Range(0, groups.launch_size(st.blocks)), groups);
+    } else {
+      const SynapsePassGroups<float, Mem, 2, 2> groups{pass};
+      Kokkos::parallel_for("wide", Range(0, groups.launch_size(st.blocks)), groups);
     }
-    int plain_differs = 0;
-    for (std::int64_t c = 0; c < 2; ++c) {
-      CAPTURE(c);
-      const std::int64_t first = c * kColumnsPerChunk, width = c == 0 ? 256 : 44;
-      double lane[32];
-      long long lane_count[32];
-      for (int t = 0; t < 32; ++t) {
-        lane[t] = 0;
-        lane_count[t] = 0;
-        for (std::int64_t e = t; e < width; e += 32) lane[t] += st.msum(first + e), lane_count[t] += st.mcount(first + e);
+    if constexpr (Backend::is_gpu) {
+      const StepEndTeams<float, Mem, Exec> end{st, true, true};
+      Kokkos::parallel_for("end", end.policy(), end);
+    } else {
+      const StepEnd<float, Mem> end{st, true, true};
+      Kokkos::parallel_for("end", Range(0, end.size()), end);
+    }
+    const auto ffp_now = host(st.ffp_now), fbn = host(st.fbn_before), sums = host(st.chunk_sum);
+    const auto counts = host(st.chunk_count);
+    int plain_differs = 0, nonzero = 0;
+    for (std::int64_t b = 0; b < st.blocks; ++b)
+      for (std::int64_t c = 0; c < st.chunks; ++c) {
+        CAPTURE(b);
+        CAPTURE(c);
+        double node[256];
+        long long count[256];
+        double plain = 0;
+        for (std::int64_t e = 0; e < 256; ++e) {
+          const std::int64_t j = c * 256 + e, i = b * kRowsPerBlock + j % kRowsPerBlock;
+          const bool adds = j < n_post && j % 3 != 0 && i < n_pre;
+          node[e] = adds ? p.AFFp * ffp_now(i) * fbn(j) : 0.0;  // post_term
+          count[e] = adds ? 1 : 0;
+          plain += node[e];
+        }
+        for (int h = 1; h < 256; h *= 2)
+          for (int m = 0; m < 256; m += 2 * h) node[m] += node[m + h], count[m] += count[m + h];
+        const std::int64_t k = b * st.chunks + c;
+        CHECK(std::memcmp(&sums(k), &node[0], sizeof(double)) == 0);
+        CHECK(counts(k) == count[0]);
+        plain_differs += plain != node[0];
+        nonzero += count[0] > 0;
       }
-      for (int half = 16; half >= 1; half /= 2)
-        for (int t = 0; t < half; ++t) lane[t] += lane[t + half], lane_count[t] += lane_count[t + half];
-      chunk_sum(st, c);
-      CHECK(std::memcmp(&st.chunk_sum(c), &lane[0], sizeof(double)) == 0);
-      CHECK(st.chunk_count(c) == lane_count[0]);
-      double plain = 0;
-      for (std::int64_t e = first; e < first + width; ++e) plain += st.msum(e);
-      plain_differs += plain != lane[0];
-    }
     CHECK(plain_differs > 0);
+    CHECK(nonzero == 6);
   }
+
+  TEST_CASE_TEMPLATE_DEFINE("a chunk's m̄ sum is the pairwise tree over its columns", Backend, adex_chunk_tree) {
+    for (const int variant : {0, 1, 2}) check_chunk_tree<Backend>(variant);
+  }
+  TEST_CASE_TEMPLATE_APPLY(adex_chunk_tree, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("a synapse row is whole 128-byte lines, and the GPU launch whole warps of a row block's columns") {
     using F = AdexState<float, Kokkos::HostSpace>;

@@ -1,10 +1,10 @@
 // The step end (adex_reduce.hpp) alone on CUDA: the product's one launch (StepEndTeams: the columns' currents, a team
-// per row block whose warps sum its chunks by the lanes' tree, the block sums, m̄ by the last team) against the two
-// launches before it (adex_step_end_ordered.hpp: the currents and a warp per chunk added by one thread in index
-// order, then StepMean). For each N: the probe's state (every row and column firing), one product pass to fill the
-// partial sums, then µs per step end (median of 5 runs of 20, light-weight launches as the product's), and the
-// product's chunk sums, block sums and m̄ against StepEnd and StepMean's (a thread per chunk and one team: the
-// tree's definition; they must be equal). Built on demand: `cmake --build build/cuda --target adex_step_end_probe`.
+// per row block whose threads add its chunks' last tree levels, the block sums, m̄ by the last team). For each N: the
+// probe's state (every row and column firing), one product pass to fill the sum groups, then µs per step end (median
+// of 5 runs of 20, light-weight launches as the product's; twice), and the product's chunk sums, block sums and m̄
+// against StepEnd and StepMean's (a thread per chunk and one team: the tree's definition; they must be equal). The
+// two launches it replaced are in 9473d6b's probe (bench/README.md, "step end"). Built on demand:
+// `cmake --build build/cuda --target adex_step_end_probe`.
 //   adex_step_end_probe N...
 #include <Kokkos_Core.hpp>
 
@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "bench/lab/adex_probe_support.hpp"
-#include "bench/lab/adex_step_end_ordered.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
 #include "models/adex_costa/adex_synapse_groups.hpp"
 
@@ -55,7 +54,7 @@ void run(std::int64_t n) {
   Kokkos::parallel_for("step_mean", mean.policy(), mean);
   Kokkos::fence();
   const std::vector<double> reference = sum_bits(st);
-  const StepEndTeams<float, Mem, Exec> product{st, true, true, host ? 1 : StepEndTeams<float, Mem, Exec>::kLanes};
+  const StepEndTeams<float, Mem, Exec> product{st, true, true, host ? 1 : StepEndTeams<float, Mem, Exec>::kTeamSize};
   const auto launch_product = [&] { Kokkos::parallel_for("step_end", kbrain::kx::light_weight(product.policy()), product); };
   Kokkos::deep_copy(st.chunk_sum, -1.0);
   Kokkos::deep_copy(st.block_sum, -1.0);
@@ -63,16 +62,9 @@ void run(std::int64_t n) {
   launch_product();
   Kokkos::fence();
   const bool same = same_bits(sum_bits(st), reference);
-  const probe::StepEndOrdered<float, Mem, Exec> ordered{st, host ? 1 : 32};
-  const auto launch_before = [&] {
-    Kokkos::parallel_for("step_end_ordered", kbrain::kx::light_weight(ordered.policy()), ordered);
-    Kokkos::parallel_for("step_mean", kbrain::kx::light_weight(mean.policy()), mean);
-  };
   std::printf("N %lld: %lld blocks x %lld chunks; product (one launch): %.2f us, sums and m-bar as StepEnd + StepMean: %s\n",
               static_cast<long long>(n), static_cast<long long>(st.blocks), static_cast<long long>(st.chunks),
               median_s(launch_product) * 1e6, same ? "yes" : "NO");
-  std::printf("N %lld: before (a warp a chunk adding in order, then StepMean): %.2f us\n", static_cast<long long>(n),
-              median_s(launch_before) * 1e6);
   std::printf("N %lld: product again: %.2f us\n", static_cast<long long>(n), median_s(launch_product) * 1e6);
 }
 

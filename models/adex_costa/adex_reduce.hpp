@@ -13,22 +13,25 @@
 
 namespace kbrain::adex {
 
-// 6. The m̄ tree: each chunk of columns by the lanes' tree (adex_sum_order.hpp), then the chunks of a block in
-// order, then the blocks in order. Host backends close a step with two launches, StepEnd (chunks, and 7) and StepMean (blocks, m̄);
-// GPUs with one, StepEndTeams.
+// 6. The m̄ tree: each chunk of columns by the pairwise tree (adex_sum_order.hpp; the synapse pass has added its
+// first levels, each sum group's), then the chunks of a block in order, then the blocks in order. Host backends close
+// a step with two launches, StepEnd (chunks, and 7) and StepMean (blocks, m̄); GPUs with one, StepEndTeams.
 
-// Chunk k's tree in one thread (host backends, and StepEnd anywhere): the lanes one after the other.
+// Chunk k's sum and count: the tree's last levels over its sum groups.
+template <class Real, class Mem>
+KOKKOS_INLINE_FUNCTION void chunk_tree(const AdexState<Real, Mem>& st, const std::int64_t k, double& sum,
+                                       long long& count) {
+  const std::int64_t b = k / st.chunks, c = k - b * st.chunks, first = c * kGroupsPerChunk;
+  const std::int64_t groups = st.sum_groups - first < kGroupsPerChunk ? st.sum_groups - first : kGroupsPerChunk;
+  sum_group_tree(st.msum, st.mcount, b * st.sum_groups + first, groups, sum, count);
+}
 template <class Real, class Mem>
 KOKKOS_INLINE_FUNCTION void chunk_sum(const AdexState<Real, Mem>& st, const std::int64_t k) {
-  const std::int64_t b = k / st.chunks, c = k - b * st.chunks;
-  const std::int64_t first = b * st.n_post + c * kColumnsPerChunk, width = st.chunk_width(c);
-  double sums[kChunkLanes];
-  long long counts[kChunkLanes];
-  for (int t = 0; t < kChunkLanes; ++t) lane_sum(st.msum, st.mcount, first, width, t, sums[t], counts[t]);
-  for (int half = kChunkLanes / 2; half >= 1; half /= 2)
-    for (int t = 0; t < half; ++t) lane_pair(sums, counts, half, t);
-  st.chunk_sum(k) = sums[0];
-  st.chunk_count(k) = counts[0];
+  double sum;
+  long long count;
+  chunk_tree(st, k, sum, count);
+  st.chunk_sum(k) = sum;
+  st.chunk_count(k) = count;
 }
 
 // A team's scratch copy of m̄ summands: sums and their counts, `n` of each.
@@ -90,27 +93,24 @@ struct StepEnd {
   }
 };
 
-// GPUs: the whole step end in one launch, StepEnd's and StepMean's additions. A team per row block; its warps take
-// kChunksPerRound of the block's chunks at a time (a warp a chunk, a thread a lane of the chunk's tree, the pairs
-// level by level between team barriers), and one thread adds the round's chunk sums in order to the block's sum, kept
-// in team scratch: chunk_sum's and StepMean's block additions, the same bits. The team that finishes its block last
-// (blocks_done, counted atomically) adds the blocks' sums in order into m̄, as StepMean does, and resets the count;
-// it reads the other teams' sums by atomic loads, which see what their fences published. With `currents` false (a
-// multi-rank run) only the chunk and block sums: the exchange adds the blocks over the ranks. The columns' currents:
-// teams first in the league (column_team_currents). One launch instead of two, and a block's sum waits for no
-// second kernel.
+// GPUs: the whole step end in one launch, StepEnd's and StepMean's additions. A team per row block; its threads take
+// a round of the block's chunks at a time (a thread a chunk's last levels, chunk_tree), and one thread adds
+// the round's chunk sums in order to the block's sum, kept in team scratch: chunk_sum's and StepMean's block
+// additions, the same bits. The team that finishes its block last (blocks_done, counted atomically) adds the blocks'
+// sums in order into m̄, as StepMean does, and resets the count; it reads the other teams' sums by atomic loads, which
+// see what their fences published. With `currents` false (a multi-rank run) only the chunk and block sums: the
+// exchange adds the blocks over the ranks. The columns' currents: teams first in the league (column_team_currents).
+// One launch instead of two, and a block's sum waits for no second kernel.
 template <class Real, class Mem, class Exec>
 struct StepEndTeams {
   using Policy = Kokkos::TeamPolicy<Exec>;
   using Member = typename Policy::member_type;
   using ScratchSums = typename SumScratch<Exec>::Sums;
   using ScratchCounts = typename SumScratch<Exec>::Counts;
-  static constexpr int kChunksPerRound = 16;
-  static constexpr int kLanes = kChunksPerRound * kChunkLanes;  // the scratch of a round's lanes
-  static constexpr int kRunning = kLanes;                        // scratch entry of the block's running sum
+  static constexpr int kTeamSize = 128;  // GPUs: enough threads for a 32 768-column block's chunks in one round
   AdexState<Real, Mem> st;
   bool currents = true, post_updates = true;
-  int team_size = kLanes;  // a thread per lane of a round; 1 on host backends (tests): the one thread takes them all
+  int team_size = kTeamSize;  // a round: a chunk a thread (1 on host backends, the tests: a chunk a round)
 
   KOKKOS_INLINE_FUNCTION std::int64_t column_teams() const {
     return currents ? (st.n_post + team_size - 1) / team_size : 0;
@@ -118,52 +118,41 @@ struct StepEndTeams {
 
   Policy policy() const {
     return Policy(int(column_teams() + st.blocks), team_size)
-        .set_scratch_size(0, Kokkos::PerTeam(SumScratch<Exec>::bytes(kLanes + 1)));
+        .set_scratch_size(0, Kokkos::PerTeam(SumScratch<Exec>::bytes(team_size + 1)));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t columns = column_teams();
     if (column_team_currents(st, post_updates, team, columns)) return;
     const std::int64_t b = team.league_rank() - columns;
-    const int running = kRunning;  // a local: device code cannot bind a reference to the static member
-    const ScratchSums sums(team.team_scratch(0), kLanes + 1);
-    const ScratchCounts counts(team.team_scratch(0), kLanes + 1);
+    const int round_size = team.team_size(), running = round_size;  // scratch entry `running`: the block's sum so far
+    const ScratchSums sums(team.team_scratch(0), round_size + 1);
+    const ScratchCounts counts(team.team_scratch(0), round_size + 1);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       sums(running) = 0.0;
       counts(running) = 0;
     });
-    for (std::int64_t c0 = 0; c0 < st.chunks; c0 += kChunksPerRound) {
-      const int round = int(st.chunks - c0 < kChunksPerRound ? st.chunks - c0 : kChunksPerRound);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, round * kChunkLanes), [&](const int i) {
-        const std::int64_t c = c0 + i / kChunkLanes;
+    for (std::int64_t c0 = 0; c0 < st.chunks; c0 += round_size) {
+      const int round = int(st.chunks - c0 < round_size ? st.chunks - c0 : round_size);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, round), [&](const int w) {
+        const std::int64_t k = b * st.chunks + c0 + w;
         double sum;
         long long count;
-        lane_sum(st.msum, st.mcount, b * st.n_post + c * kColumnsPerChunk, st.chunk_width(c), i % kChunkLanes, sum,
-                 count);
-        sums(i) = sum;
-        counts(i) = count;
+        chunk_tree(st, k, sum, count);
+        st.chunk_sum(k) = sum;
+        st.chunk_count(k) = count;
+        sums(w) = sum;
+        counts(w) = count;
       });
-      for (int half = kChunkLanes / 2; half >= 1; half /= 2) {
-        team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, round * half), [&](const int i) {
-          const int w = i / half;
-          lane_pair(&sums(w * kChunkLanes), &counts(w * kChunkLanes), half, i - w * half);
-        });
-      }
       team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, round), [&](const int w) {
-        st.chunk_sum(b * st.chunks + c0 + w) = sums(w * kChunkLanes);
-        st.chunk_count(b * st.chunks + c0 + w) = counts(w * kChunkLanes);
-      });
       Kokkos::single(Kokkos::PerTeam(team), [&]() {  // the block's chunks in order, continuing its sum
         double sum = sums(running);
         long long count = counts(running);
-        ordered_add(Strided<ScratchSums>{sums, kChunkLanes}, Strided<ScratchCounts>{counts, kChunkLanes}, 0, round, sum,
-                    count);
+        ordered_add(sums, counts, 0, round, sum, count);
         sums(running) = sum;
         counts(running) = count;
       });
-      team.team_barrier();  // the next round's lanes overwrite this round's sums
+      team.team_barrier();  // the next round's chunks overwrite this round's sums
     }
     int last = 0;
     Kokkos::single(
@@ -184,8 +173,8 @@ struct StepEndTeams {
       sums(running) = 0.0;
       counts(running) = 0;
     });
-    for (std::int64_t first = 0; first < st.blocks; first += kLanes) {
-      const int piece = int(st.blocks - first < kLanes ? st.blocks - first : kLanes);
+    for (std::int64_t first = 0; first < st.blocks; first += round_size) {
+      const int piece = int(st.blocks - first < round_size ? st.blocks - first : round_size);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, piece), [&](const int i) {
         sums(i) = Kokkos::atomic_fetch_add(&st.block_sum(first + i), 0.0);
         counts(i) = Kokkos::atomic_fetch_add(&st.block_count(first + i), 0LL);

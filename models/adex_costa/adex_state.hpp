@@ -34,13 +34,16 @@ namespace kbrain::adex {
 inline constexpr std::int64_t kRowsPerBlock = 64;
 // Columns per chunk of the first level of the m̄ sum (then chunks per block, then blocks: a fixed tree).
 inline constexpr std::int64_t kColumnsPerChunk = 256;
+// Columns whose m̄ summands the synapse pass adds before it stores them (adex_sum_order.hpp: the first levels of a
+// chunk's tree): a warp's columns on GPUs.
+inline constexpr std::int64_t kColumnsPerSumGroup = 32;
 
 template <class Real, class Mem>
 struct AdexState {
   using Reals = Kokkos::View<Real*, Mem>;
   using Flags = Kokkos::View<int*, Mem>;
   using Times = Kokkos::View<double*, Mem>;  // times, per-neuron traces and sums: double in both precisions
-  std::int64_t n_pre = 0, n_post = 0, pitch = 0, blocks = 0, chunks = 0;
+  std::int64_t n_pre = 0, n_post = 0, pitch = 0, blocks = 0, chunks = 0, sum_groups = 0;
   std::int64_t row_begin = 0, rows = 0;  // the rows whose synapses this state holds (a rank's part; all: 0, n_pre)
 
   // AdEx neurons (n_post; in mxm also the rows)
@@ -61,7 +64,8 @@ struct AdexState {
   Reals values;
   Reals R, u, U, A;
   Kokkos::View<std::uint8_t*, Mem> conn;
-  // per (block, column): the column's winning row in the block (-1: none) and its current; the m̄ summands' sum
+  // per (block, column): the column's winning row in the block (-1: none) and its current; per (block, sum group of
+  // kColumnsPerSumGroup columns): the m̄ summands' sum (the first levels of the chunk's tree) and count
   Flags win_row;
   Reals win_I;
   Times msum;
@@ -89,7 +93,8 @@ struct AdexState {
   }
   static std::int64_t bytes(std::int64_t n_pre, std::int64_t n_post) {
     const std::int64_t blocks = (n_pre + kRowsPerBlock - 1) / kRowsPerBlock;
-    return n_pre * row_bytes(n_post) + blocks * n_post * (2 * 8 + 4 + std::int64_t(sizeof(Real))) +
+    const std::int64_t groups = (n_post + kColumnsPerSumGroup - 1) / kColumnsPerSumGroup;
+    return n_pre * row_bytes(n_post) + blocks * (n_post * (4 + std::int64_t(sizeof(Real))) + groups * 2 * 8) +
            (n_pre + n_post) * 72;
   }
   // The layout a memory space's state takes by default: tiles of one line where the memory is a GPU's.
@@ -147,6 +152,7 @@ struct AdexState {
     this->rows = local_rows;
     blocks = (local_rows + kRowsPerBlock - 1) / kRowsPerBlock;
     chunks = (cols + kColumnsPerChunk - 1) / kColumnsPerChunk;
+    sum_groups = (cols + kColumnsPerSumGroup - 1) / kColumnsPerSumGroup;
     const std::int64_t slots = local_rows * pitch;
     V = Reals("adex_V", cols); VT = Reals("adex_VT", cols); x = Reals("adex_x", cols); I = Reals("adex_I", cols);
     crossed = Flags("adex_crossed", cols);
@@ -169,7 +175,8 @@ struct AdexState {
       conn = Kokkos::View<std::uint8_t*, Mem>(no_init("adex_conn"), slots);
     }
     win_row = Flags("adex_win_row", blocks * cols); win_I = Reals("adex_win_I", blocks * cols);
-    msum = Times("adex_msum", blocks * cols); mcount = Kokkos::View<long long*, Mem>("adex_mcount", blocks * cols);
+    msum = Times("adex_msum", blocks * sum_groups);
+    mcount = Kokkos::View<long long*, Mem>("adex_mcount", blocks * sum_groups);
     chunk_sum = Times("adex_chunk_sum", blocks * chunks);
     chunk_count = Kokkos::View<long long*, Mem>("adex_chunk_count", blocks * chunks);
     block_sum = Times("adex_block_sum", blocks);

@@ -1,7 +1,7 @@
 #pragma once
-// The orders in which the m̄ summands are added (adex_reduce.hpp launches them): a run of entries in index order
-// (ordered_add), and a chunk of columns by a tree of lanes (lane_sum, lane_pair). Every backend and every rank count
-// performs these additions, so all get the same m̄.
+// The orders in which the m̄ summands are added (the synapse pass and adex_reduce.hpp perform them): a run of
+// entries in index order (ordered_add), and a chunk of columns by a pairwise tree (pairwise_tree, sum_group_tree).
+// Every backend and every rank count performs these additions, so all get the same m̄.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -58,56 +58,45 @@ KOKKOS_INLINE_FUNCTION void ordered_sum(const Sums& sums, const Counts& counts, 
 // m̄ from the sum and count of its summands: 0 when there are none.
 KOKKOS_INLINE_FUNCTION double mean_of(double sum, long long count) { return count > 0 ? sum / double(count) : 0.0; }
 
-// Entry k * stride of a view, so that ordered_add can add every stride-th entry (a chunk's sum at the head of each
-// lane row in StepEndTeams' scratch).
-template <class V>
-struct Strided {
-  V v;
-  int stride;
-  KOKKOS_INLINE_FUNCTION auto operator()(std::int64_t k) const -> decltype(v(0)) { return v(k * stride); }
-};
+// A chunk's sum (the first level of 6) is the pairwise tree over its kColumnsPerChunk columns: at level h = 1, 2, 4,
+// ..., 128 the node of columns [m, m + 2h) adds the node [m + h, m + 2h) to the node [m, m + h) (a column past the
+// last one counts +0, which every sum keeps exactly, since the summands are not negative). The synapse pass adds the
+// first five levels, a sum group of kColumnsPerSumGroup columns (adex_state.hpp), where its threads hold the
+// columns: on GPUs the lanes of a warp by exchanging registers, so that a row block stores one sum per 32 columns
+// instead of one per column; on CPUs the same additions in a loop. The step end adds the last three levels
+// (sum_group_tree over a chunk's groups). Addition commutes, so a lane that adds its partner's node to its own gets
+// the same bits as the partner adding the other way round: the warp's exchange and the loop add the same pairs.
+inline constexpr int kGroupsPerChunk = int(kColumnsPerChunk / kColumnsPerSumGroup);
+static_assert(kColumnsPerChunk % kColumnsPerSumGroup == 0, "a chunk is whole sum groups");
 
-// A chunk's sum (the first level of 6) is a tree of kChunkLanes lanes: lane t adds the chunk's entries t, t + 32,
-// t + 64, ... in order, then the lanes' sums are added in pairs, halving (lane t takes lane t + 16's, then t + 8's,
-// ..., then lane 0 takes lane 1's). A warp then sums a chunk with coalesced loads and five steps of pairs; the one
-// thread adding 256 entries in a row before was bound by issuing them (docs/models/adex-costa.md). Host backends
-// perform the same additions in a loop.
-inline constexpr int kChunkLanes = 32;
-inline constexpr int kEntriesPerLane = int(kColumnsPerChunk / kChunkLanes);
-static_assert(kColumnsPerChunk % kChunkLanes == 0, "a chunk's entries are dealt to its lanes evenly");
-
-// Lane t's sum of the chunk's entries [first, first + width): first + t + kChunkLanes q, q ascending, loaded before
-// they are added so that a GPU thread waits for one memory latency.
-template <class Sums, class Counts>
-KOKKOS_INLINE_FUNCTION void lane_sum(const Sums& sums, const Counts& counts, std::int64_t first, std::int64_t width,
-                                     int t, double& sum, long long& count) {
-  double v[kEntriesPerLane];
-  long long n[kEntriesPerLane];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (int q = 0; q < kEntriesPerLane; ++q) {
-    const std::int64_t e = t + std::int64_t(q) * kChunkLanes;
-    v[q] = e < width ? double(sums(first + e)) : 0.0;
-    n[q] = e < width ? (long long)(counts(first + e)) : 0;
-  }
-  double s = 0;
-  long long c = 0;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (int q = 0; q < kEntriesPerLane; ++q) {
-    s += v[q];
-    c += n[q];
-  }
-  sum = s;
-  count = c;
+// The pairwise tree over n (a power of two) nodes in place: node 0 ends with the sum of all, by the levels above.
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void pairwise_tree(double* sums, long long* counts) {
+  static_assert(N >= 1 && (N & (N - 1)) == 0, "a pairwise tree's leaves are a power of two");
+  for (int h = 1; h < N; h *= 2)
+    for (int m = 0; m < N; m += 2 * h) {
+      sums[m] += sums[m + h];
+      counts[m] += counts[m + h];
+    }
 }
 
-// One level of the lanes' pairs: lane t (t < half) takes lane t + half's sum and count.
-KOKKOS_INLINE_FUNCTION void lane_pair(double* sums, long long* counts, int half, int t) {
-  sums[t] += sums[t + half];
-  counts[t] += counts[t + half];
+// The tree's last levels: the chunk's sum from the sums of its groups [first_group, first_group + groups) (groups
+// past `groups` count +0), loaded before they are added so that a GPU thread waits for one memory latency.
+template <class Sums, class Counts>
+KOKKOS_INLINE_FUNCTION void sum_group_tree(const Sums& sums, const Counts& counts, std::int64_t first_group,
+                                           std::int64_t groups, double& sum, long long& count) {
+  double v[kGroupsPerChunk];
+  long long n[kGroupsPerChunk];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int q = 0; q < kGroupsPerChunk; ++q) {
+    v[q] = q < groups ? double(sums(first_group + q)) : 0.0;
+    n[q] = q < groups ? (long long)(counts(first_group + q)) : 0;
+  }
+  pairwise_tree<kGroupsPerChunk>(v, n);
+  sum = v[0];
+  count = n[0];
 }
 
 }  // namespace kbrain::adex

@@ -5,6 +5,7 @@
 // instead of the flag read; 2 columns a thread where the launch fills the GPU, 1 where it does not.
 // bench/README.md ("Column groups") has the A/B against the column pairs it replaced.
 #include <cstdint>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -76,13 +77,55 @@ struct SynapsePassGroups {
     bool col[G], real[G], any = false;
   };
 
+  // The threads of a sum group (adex_sum_order.hpp): on GPUs lanes of one warp.
+  static constexpr int kGroupThreads = int(kColumnsPerSumGroup / G);
+  static_assert(kColumnsPerSumGroup % G == 0 && 32 % kGroupThreads == 0, "a sum group is whole threads of a warp");
+  static constexpr bool kOnHost = std::is_same<Mem, Kokkos::HostSpace>::value;
+
   KOKKOS_INLINE_FUNCTION std::int64_t groups() const { return (pass.st.n_post + G - 1) / G; }
-  // k = (block, group), a block's groups padded to whole warps as SynapsePass's columns are.
+  // GPUs: k = (block, group), a block's groups padded to whole warps as SynapsePass's columns are; a sum group's lanes
+  // add their m̄ summands by exchanging registers. Host backends (the tests): k = (block, sum group), whose threads'
+  // walks run one after the other before the same additions in a loop.
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+#if defined(__CUDA_ARCH__)
     const std::int64_t width = gpu_columns(groups()), b = k / width, q = k - b * width;
-    if (q < groups()) walk(b, G * q);
+    ColumnScan scan[G];
+    if (q < groups()) walk(b, G * q, scan);
+    double sum;
+    long long count;
+    thread_sum(scan, sum, count);
+    for (int lanes = 1; lanes < kGroupThreads; lanes *= 2) {  // the tree's levels above the thread's own
+      sum += __shfl_xor_sync(0xffffffffu, sum, lanes);
+      count += __shfl_xor_sync(0xffffffffu, count, lanes);
+    }
+    if (q % kGroupThreads == 0 && G * q < pass.st.n_post) pass.store_group(b, G * q / kColumnsPerSumGroup, sum, count);
+#else
+    const std::int64_t b = k / pass.st.sum_groups, sg = k - b * pass.st.sum_groups;
+    double sums[kGroupThreads];
+    long long counts[kGroupThreads];
+    for (int t = 0; t < kGroupThreads; ++t) {
+      const std::int64_t q = sg * kGroupThreads + t;
+      ColumnScan scan[G];
+      if (q < groups()) walk(b, G * q, scan);
+      thread_sum(scan, sums[t], counts[t]);
+    }
+    pairwise_tree<kGroupThreads>(sums, counts);
+    pass.store_group(b, sg, sums[0], counts[0]);
+#endif
   }
-  std::int64_t launch_size(std::int64_t blocks) const { return blocks * gpu_columns(groups()); }
+  std::int64_t launch_size(std::int64_t blocks) const {
+    return kOnHost ? blocks * pass.st.sum_groups : blocks * gpu_columns(groups());
+  }
+
+  // The tree's levels within a thread's G columns.
+  KOKKOS_INLINE_FUNCTION static void thread_sum(const ColumnScan* scan, double& sum, long long& count) {
+    double sums[G];
+    long long counts[G];
+    for (int g = 0; g < G; ++g) sums[g] = scan[g].sum, counts[g] = scan[g].count;
+    pairwise_tree<G>(sums, counts);
+    sum = sums[0];
+    count = counts[0];
+  }
 
   // The flags, A and (if the row fired) U, R, u are loaded together, not one after the other: a dependent load would
   // double the memory latency of every row.
@@ -133,9 +176,8 @@ struct SynapsePassGroups {
   // Group j..j+G-1 of block b. Rows are updated in ascending order; only their loads run ahead: a later row's loads do
   // not depend on an earlier row's stores, but the compiler cannot know that the arrays do not overlap, and issuing
   // them early shortens a thread's chain of memory latencies (at the price of registers).
-  KOKKOS_INLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j) const {
+  KOKKOS_FORCEINLINE_FUNCTION void walk(const std::int64_t b, const std::int64_t j, ColumnScan* scan) const {
     Columns cols;
-    ColumnScan scan[G];
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
@@ -162,7 +204,7 @@ struct SynapsePassGroups {
 #pragma unroll
 #endif
     for (int g = 0; g < G; ++g)
-      if (cols.real[g]) pass.store(b, j + g, scan[g]);
+      if (cols.real[g]) pass.store_winner(b, j + g, scan[g]);
   }
 };
 

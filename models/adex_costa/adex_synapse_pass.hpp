@@ -9,6 +9,7 @@
 #include "core/kokkos_compat.hpp"
 #include "models/adex_costa/adex_kernel_params.hpp"
 #include "models/adex_costa/adex_state.hpp"
+#include "models/adex_costa/adex_sum_order.hpp"
 
 namespace kbrain::adex {
 
@@ -131,12 +132,17 @@ struct SynapsePass {
     return changed;
   }
 
-  KOKKOS_INLINE_FUNCTION void store(std::int64_t b, std::int64_t j, const ColumnScan& scan) const {
+  // Column j's winner in block b; sum group g's sum and count (the first levels of its chunk's tree over the m̄
+  // summands: adex_sum_order.hpp).
+  KOKKOS_INLINE_FUNCTION void store_winner(std::int64_t b, std::int64_t j, const ColumnScan& scan) const {
     const std::int64_t k = (block_offset + b) * st.n_post + j;
     st.win_row(k) = scan.winner;
     st.win_I(k) = Real(scan.current);
-    st.msum(k) = scan.sum;
-    st.mcount(k) = scan.count;
+  }
+  KOKKOS_INLINE_FUNCTION void store_group(std::int64_t b, std::int64_t g, double sum, long long count) const {
+    const std::int64_t k = (block_offset + b) * st.sum_groups + g;
+    st.msum(k) = sum;
+    st.mcount(k) = count;
   }
 };
 
@@ -182,7 +188,18 @@ struct SynapsePassChunked {
         rows.template row<false>(i, first, width, col);
     }
     for (std::int64_t c = 0; c < width; ++c)
-      pass.store(b, first + c, ColumnScan{col.winner[c], col.current[c], col.sum[c], col.count[c]});
+      pass.store_winner(b, first + c, ColumnScan{col.winner[c], col.current[c], col.sum[c], col.count[c]});
+    for (std::int64_t g = 0; g * kColumnsPerSumGroup < width; ++g) {  // the sum groups' trees (past width: +0)
+      double sums[kColumnsPerSumGroup];
+      long long counts[kColumnsPerSumGroup];
+      for (std::int64_t e = 0; e < kColumnsPerSumGroup; ++e) {
+        const std::int64_t c = g * kColumnsPerSumGroup + e;
+        sums[e] = c < width ? col.sum[c] : 0.0;
+        counts[e] = c < width ? col.count[c] : 0;
+      }
+      pairwise_tree<kColumnsPerSumGroup>(sums, counts);
+      pass.store_group(b, first / kColumnsPerSumGroup + g, sums[0], counts[0]);
+    }
   }
 
   template <bool Pre>
