@@ -1,8 +1,9 @@
 // The step end (adex_reduce.hpp) alone on CUDA: the product's one launch (StepEndTeams: the columns' currents, a team
 // per row block whose threads add its chunks' last tree levels, the block sums, m̄ by the last team). For each N: the
-// probe's state (every row and column firing), one product pass to fill the sum groups, then µs per step end (median
-// of 5 runs of 20, light-weight launches as the product's; twice), and the product's chunk sums, block sums and m̄
-// against StepEnd and StepMean's (a thread per chunk and one team: the tree's definition; they must be equal). The
+// probe's state (every row and column firing), one product pass to fill the sum groups, then for teams of the
+// product's size, of 32 and of 512 threads: µs per step end alone and after a pass (median of 5 runs of 20,
+// light-weight launches as the product's), and the chunk sums, block sums and m̄ against StepEnd and StepMean's (a
+// thread per chunk and one team: the tree's definition; they must be equal). The
 // two launches it replaced are in 9473d6b's probe (bench/README.md, "step end"). Built on demand:
 // `cmake --build build/cuda --target adex_step_end_probe`.
 //   adex_step_end_probe N...
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "bench/lab/adex_probe_support.hpp"
+#include "models/adex_costa/adex_reduce.hpp"
 #include "models/adex_costa/adex_kernels.hpp"
 #include "models/adex_costa/adex_synapse_groups.hpp"
 
@@ -54,18 +56,26 @@ void run(std::int64_t n) {
   Kokkos::parallel_for("step_mean", mean.policy(), mean);
   Kokkos::fence();
   const std::vector<double> reference = sum_bits(st);
-  const StepEndTeams<float, Mem, Exec> product{st, true, true, host ? 1 : StepEndTeams<float, Mem, Exec>::kTeamSize};
-  const auto launch_product = [&] { Kokkos::parallel_for("step_end", kbrain::kx::light_weight(product.policy()), product); };
-  Kokkos::deep_copy(st.chunk_sum, -1.0);
-  Kokkos::deep_copy(st.block_sum, -1.0);
-  Kokkos::deep_copy(st.mbar, -1.0);
-  launch_product();
-  Kokkos::fence();
-  const bool same = same_bits(sum_bits(st), reference);
-  std::printf("N %lld: %lld blocks x %lld chunks; product (one launch): %.2f us, sums and m-bar as StepEnd + StepMean: %s\n",
-              static_cast<long long>(n), static_cast<long long>(st.blocks), static_cast<long long>(st.chunks),
-              median_s(launch_product) * 1e6, same ? "yes" : "NO");
-  std::printf("N %lld: product again: %.2f us\n", static_cast<long long>(n), median_s(launch_product) * 1e6);
+  const auto pass = [&] {
+    launch_gpu_synapse_pass(Exec(), "adex_pass", SynapsePass<float, Mem>{st, p, 0, n, true},
+                            ConnectionRule{Connectivity::All, Parity::PostEven}, st.blocks);
+  };
+  // The product's team size first, then others (the rounds then differ; the bits may not).
+  for (const int team_size : {StepEndTeams<float, Mem, Exec>::kTeamSize, 32, 512}) {
+    const StepEndTeams<float, Mem, Exec> end{st, true, true, host ? 1 : team_size};
+    const auto launch_end = [&] { Kokkos::parallel_for("step_end", kbrain::kx::light_weight(end.policy()), end); };
+    Kokkos::deep_copy(st.chunk_sum, -1.0);
+    Kokkos::deep_copy(st.block_sum, -1.0);
+    Kokkos::deep_copy(st.mbar, -1.0);
+    launch_end();
+    Kokkos::fence();
+    const bool same = same_bits(sum_bits(st), reference);
+    std::printf("N %lld: %lld blocks x %lld chunks, teams of %d: step end %.2f us, pass + step end %.2f us, sums and "
+                "m-bar as StepEnd + StepMean: %s\n",
+                static_cast<long long>(n), static_cast<long long>(st.blocks), static_cast<long long>(st.chunks),
+                end.team_size, median_s(launch_end) * 1e6, median_s([&] { pass(); launch_end(); }) * 1e6,
+                same ? "yes" : "NO");
+  }
 }
 
 }  // namespace
