@@ -51,7 +51,7 @@ struct LayoutPass {
       const auto changed = pass.apply(i, pre, c, v, scan);
       if (changed.pre || changed.A) layout.store(id, changed.pre, v);
     }
-    pass.store(b, j, scan);
+    pass.store_winner(b, j, scan);  // the m̄ summands are not stored: the product's sum groups need a warp's lanes
   }
 };
 

@@ -72,8 +72,8 @@ struct SynapsePassPairs {
       }
       if (ch0.A || ch1.A) store_two(st.A.data() + id, v0.A, v1.A);
     }
-    pass.store(b, j, scan0);
-    pass.store(b, j + 1, scan1);
+    pass.store_winner(b, j, scan0);  // the m̄ summands are not stored: the product's sum groups need a warp's lanes
+    pass.store_winner(b, j + 1, scan1);
   }
 };
 

@@ -151,7 +151,8 @@ struct ShapedPass {
       b = k / pass.pass.st.n_post;
       j = k - b * pass.pass.st.n_post;
     }
-    pass.walk(b, j);
+    ColumnScan scan[1];
+    pass.walk(b, j, scan);  // winners only: the product's sum groups need a warp's lanes, which these shapes regroup
   }
 };
 
