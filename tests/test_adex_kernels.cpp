@@ -146,12 +146,14 @@ TEST_SUITE("adex_costa") {
       check_column_groups<Backend, 0, 0>(n_post, stored);
       check_column_groups<Backend, 2, 2>(n_post, stored);
       check_column_groups<Backend, 1, 2>(n_post, stored);
+      check_column_groups<Backend, 1, 4>(n_post, stored);
       check_column_groups<Backend, 4, 1>(n_post, stored);
     }
     for (const Parity parity : {Parity::PostEven, Parity::PreEven, Parity::BothEven}) {
       check_column_groups<Backend, 0, 0>(37, ConnectionRule{Connectivity::Half, parity});
       check_column_groups<Backend, 2, 2>(37, ConnectionRule{Connectivity::Half, parity});
       check_column_groups<Backend, 1, 2>(38, ConnectionRule{Connectivity::Half, parity});
+      check_column_groups<Backend, 1, 4>(37, ConnectionRule{Connectivity::Half, parity});
       check_column_groups<Backend, 4, 1>(38, ConnectionRule{Connectivity::Half, parity});
     }
     check_column_groups<Backend, 0, 0>(38, ConnectionRule{Connectivity::All, Parity::PostEven});
@@ -378,8 +380,9 @@ TEST_SUITE("adex_costa") {
   // A chunk's m̄ sum is the pairwise tree over its 256 columns (adex_sum_order.hpp): the pass adds each sum group's 32
   // columns (on GPUs by the warp's exchange of registers, on CPUs in a loop), the step end the chunk's groups. Written
   // out here as the definition, on every backend, for the product's pass (GPUs: narrow at this size; host backends:
-  // SynapsePassChunked), the group pass of 1 and 2 columns a thread, and the step end of each backend (StepEndTeams on
-  // GPUs, StepEnd on host backends). Each (row block, column) has one connected row, so a column's summand is one
+  // SynapsePassChunked), the product's narrow and wide group passes (1 and 2 columns a thread), and the step end of
+  // each backend (StepEndTeams on GPUs, StepEnd on host backends). Each (row block, column) has one connected row, so
+  // a column's summand is one
   // product, which the test computes as the kernel does; summands of very different sizes make the plain in-order
   // sum give other bits (so the check can fail). 600 columns: two whole chunks and a partial one of 88 (three groups,
   // the last partial); two row blocks, the second partial; a third of the columns silent.
@@ -413,10 +416,10 @@ TEST_SUITE("adex_costa") {
       else
         Kokkos::parallel_for("product", Range(0, st.blocks * st.chunks), SynapsePassChunked<float, Mem>{pass});
     } else if (variant == 1) {
-      const SynapsePassGroups<float, Mem, 1, 2> groups{pass};
+      const NarrowSynapsePass<float, Mem> groups{pass};
       Kokkos::parallel_for("narrow", Range(0, groups.launch_size(st.blocks)), groups);
     } else {
-      const SynapsePassGroups<float, Mem, 2, 2> groups{pass};
+      const WideSynapsePass<float, Mem> groups{pass};
       Kokkos::parallel_for("wide", Range(0, groups.launch_size(st.blocks)), groups);
     }
     if constexpr (Backend::is_gpu) {

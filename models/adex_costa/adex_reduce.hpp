@@ -107,7 +107,9 @@ struct StepEndTeams {
   using Member = typename Policy::member_type;
   using ScratchSums = typename SumScratch<Exec>::Sums;
   using ScratchCounts = typename SumScratch<Exec>::Counts;
-  static constexpr int kTeamSize = 128;  // GPUs: enough threads for a 32 768-column block's chunks in one round
+  // GPUs: a 32 768-column block's chunks in one round; of teams of 32, 128 and 512 threads the fastest at every size
+  // measured (bench/README.md, "Dense plastic AdEx step").
+  static constexpr int kTeamSize = 128;
   AdexState<Real, Mem> st;
   bool currents = true, post_updates = true;
   int team_size = kTeamSize;  // a round: a chunk a thread (1 on host backends, the tests: a chunk a round)

@@ -210,14 +210,15 @@ struct SynapsePassGroups {
 
 // The product's GPU groups. Wide: 2 columns (float 8-byte, double 16-byte accesses), 2 rows in flight, launched
 // under bounds: the light-weight launch gave it more registers than a plain launch and so fewer resident threads, and
-// the bounds cap them without spilling. Narrow: a column per thread, 2 rows in flight, for passes whose wide launch
+// the bounds cap them without spilling. Narrow: a column per thread, 4 rows in flight, for passes whose wide launch
 // would keep less than half of the threads the GPU holds for it: such a pass is bound by each thread's chain of row
-// latencies rather than by bandwidth, and twice the threads halve the chain per byte. bench/README.md ("Column
-// groups") has the A/B of both and of the size where they cross.
+// latencies rather than by bandwidth, and twice the threads halve the chain per byte, as do twice the rows in flight
+// (the few resident threads leave registers to spare). bench/README.md ("Column groups", and the sum groups'
+// follow-up under "Dense plastic AdEx step") has the A/B of both and of the size where they cross.
 template <class Real, class Mem>
 using WideSynapsePass = SynapsePassGroups<Real, Mem, 2, 2>;
 template <class Real, class Mem>
-using NarrowSynapsePass = SynapsePassGroups<Real, Mem, 1, 2>;
+using NarrowSynapsePass = SynapsePassGroups<Real, Mem, 1, 4>;
 using WideSynapsePassBounds = Kokkos::LaunchBounds<128, 5>;
 
 // Whether the GPU pass of `blocks` row blocks of n_post columns runs wide on `exec`: its wide launch's threads against
