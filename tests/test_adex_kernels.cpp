@@ -382,9 +382,8 @@ TEST_SUITE("adex_costa") {
   // out here as the definition, on every backend, for the product's pass (GPUs: narrow at this size; host backends:
   // SynapsePassChunked), the product's narrow and wide group passes (1 and 2 columns a thread), and the step end of
   // each backend (StepEndTeams on GPUs, StepEnd on host backends). Each (row block, column) has one connected row, so
-  // a column's summand is one
-  // product, which the test computes as the kernel does; summands of very different sizes make the plain in-order
-  // sum give other bits (so the check can fail). 600 columns: two whole chunks and a partial one of 88 (three groups,
+  // a column's summand is one product, which the test computes as the kernel does; summands of very different sizes
+  // make the plain in-order sum give other bits (so the check can fail). 600 columns: two whole chunks and a partial one of 88 (three groups,
   // the last partial); two row blocks, the second partial; a third of the columns silent.
   template <class Backend>
   void check_chunk_tree(int variant) {

@@ -17,19 +17,14 @@ namespace kbrain::adex {
 // first levels, each sum group's), then the chunks of a block in order, then the blocks in order. Host backends close
 // a step with two launches, StepEnd (chunks, and 7) and StepMean (blocks, m̄); GPUs with one, StepEndTeams.
 
-// Chunk k's sum and count: the tree's last levels over its sum groups.
+// Chunk k's sum and count, the tree's last levels over its sum groups: stored, and returned for a caller that adds
+// them further (StepEndTeams).
 template <class Real, class Mem>
-KOKKOS_INLINE_FUNCTION void chunk_tree(const AdexState<Real, Mem>& st, const std::int64_t k, double& sum,
-                                       long long& count) {
+KOKKOS_INLINE_FUNCTION void chunk_sum(const AdexState<Real, Mem>& st, const std::int64_t k, double& sum,
+                                      long long& count) {
   const std::int64_t b = k / st.chunks, c = k - b * st.chunks, first = c * kGroupsPerChunk;
   const std::int64_t groups = st.sum_groups - first < kGroupsPerChunk ? st.sum_groups - first : kGroupsPerChunk;
   sum_group_tree(st.msum, st.mcount, b * st.sum_groups + first, groups, sum, count);
-}
-template <class Real, class Mem>
-KOKKOS_INLINE_FUNCTION void chunk_sum(const AdexState<Real, Mem>& st, const std::int64_t k) {
-  double sum;
-  long long count;
-  chunk_tree(st, k, sum, count);
   st.chunk_sum(k) = sum;
   st.chunk_count(k) = count;
 }
@@ -88,13 +83,17 @@ struct StepEnd {
   bool currents = true, post_updates = true;
   std::int64_t size() const { return std::max(st.blocks * st.chunks, currents ? st.n_post : 0); }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
-    if (k < st.blocks * st.chunks) chunk_sum(st, k);
+    if (k < st.blocks * st.chunks) {
+      double sum;
+      long long count;
+      chunk_sum(st, k, sum, count);
+    }
     if (currents && k < st.n_post) column_current(st, post_updates, k);
   }
 };
 
 // GPUs: the whole step end in one launch, StepEnd's and StepMean's additions. A team per row block; its threads take
-// a round of the block's chunks at a time (a thread a chunk's last levels, chunk_tree), and one thread adds
+// a round of the block's chunks at a time (a thread a chunk's last levels, chunk_sum), and one thread adds
 // the round's chunk sums in order to the block's sum, kept in team scratch: chunk_sum's and StepMean's block
 // additions, the same bits. The team that finishes its block last (blocks_done, counted atomically) adds the blocks'
 // sums in order into m̄, as StepMean does, and resets the count; it reads the other teams' sums by atomic loads, which
@@ -137,12 +136,9 @@ struct StepEndTeams {
     for (std::int64_t c0 = 0; c0 < st.chunks; c0 += round_size) {
       const int round = int(st.chunks - c0 < round_size ? st.chunks - c0 : round_size);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, round), [&](const int w) {
-        const std::int64_t k = b * st.chunks + c0 + w;
         double sum;
         long long count;
-        chunk_tree(st, k, sum, count);
-        st.chunk_sum(k) = sum;
-        st.chunk_count(k) = count;
+        chunk_sum(st, b * st.chunks + c0 + w, sum, count);
         sums(w) = sum;
         counts(w) = count;
       });

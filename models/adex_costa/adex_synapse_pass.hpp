@@ -188,7 +188,7 @@ struct SynapsePassChunked {
         rows.template row<false>(i, first, width, col);
     }
     for (std::int64_t c = 0; c < width; ++c)
-      pass.store_winner(b, first + c, ColumnScan{col.winner[c], col.current[c], col.sum[c], col.count[c]});
+      pass.store_winner(b, first + c, ColumnScan{col.winner[c], col.current[c]});
     for (std::int64_t g = 0; g * kColumnsPerSumGroup < width; ++g) {  // the sum groups' trees (past width: +0)
       double sums[kColumnsPerSumGroup];
       long long counts[kColumnsPerSumGroup];
