@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds kbrain. Usage: scripts/build.sh [host|cuda] [extra cmake args...]
 #   host: Serial + OpenMP (default)      cuda: Serial + OpenMP + CUDA (needs nvcc; default arch sm_90)
-# Build folders: build/host, build/cuda. Uses an installed Kokkos if CMake finds one with the needed backends
+# Build folders: build/host, build/cuda (Ninja when installed; every compile through ccache, cmake/KbrainCompilerCache.cmake). Uses an installed Kokkos if CMake finds one with the needed backends
 # (pass -DKokkos_ROOT=...), else the patched bundled Kokkos from scripts/fetch_kokkos.sh.
 #   KBRAIN_JOBS    parallel build jobs (default: nproc)
 #   KBRAIN_NATIVE  1 (default): compile host code for this machine's CPU (-march=native: AVX2/AVX-512 + FMA for the
@@ -10,6 +10,7 @@
 #                  installs Open MPI); 1: require MPI; 0: MPI-free build. `kbrain` starts MPI only under mpirun.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$here/scripts/lib/common.sh"
 variant="${1:-host}"
 shift || true
 jobs="${KBRAIN_JOBS:-$(nproc)}"
@@ -30,7 +31,8 @@ case "${KBRAIN_MPI:-auto}" in
   *) if command -v mpicxx >/dev/null && command -v mpiexec >/dev/null; then flags+=(-DKBRAIN_ENABLE_MPI=ON); fi ;;
 esac
 build="$here/build/$variant"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+# shellcheck disable=SC2046 # the generator is two words or none
+cmake -S "$here" -B "$build" $(cmake_generator "$build") -DCMAKE_BUILD_TYPE=Release \
   -DKBRAIN_KOKKOS_SOURCE="${KBRAIN_DEPS_DIR:-$here/.deps}/kokkos" "${flags[@]}" "$@" >&2
-cmake --build "$build" -j "$jobs" >&2
+phase "$variant build" cmake --build "$build" -j "$jobs" >&2
 echo "$build"

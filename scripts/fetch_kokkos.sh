@@ -5,7 +5,9 @@
 # Kokkos is taken from Debian's `trilinos` source package (13.2, contains packages/kokkos = Kokkos 3.4.01):
 #   apt-get source --download-only trilinos   (deb-src entry derived from the machine's own Debian source list)
 # only packages/kokkos is extracted, then the patches in cmake/patches/*.patch are applied.
-# Result: $KBRAIN_DEPS_DIR/kokkos (default <repo>/.deps/kokkos), reused on later runs.
+# Result: $KBRAIN_DEPS_DIR/kokkos (default <repo>/.deps/kokkos), reused on later runs. The downloaded tarball is kept
+# outside the clone too ($KBRAIN_DOWNLOAD_CACHE, default ~/.cache/kbrain/download), so a fresh clone on the same
+# machine (CI's) extracts it instead of downloading it again.
 # Kokkos Kernels 3.4.01 (packages/kokkos-kernels of the same tarball; dense BLAS/LAPACK calls that dispatch to
 # cuBLAS and a host BLAS) goes to $KBRAIN_DEPS_DIR/kokkos-kernels, unpatched.
 # Those folders are self-contained: copy/carry them to a machine without network and build there.
@@ -25,8 +27,10 @@ fi
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 mkdir -p "$deps/download"
+shared_dl="${KBRAIN_DOWNLOAD_CACHE:-$HOME/.cache/kbrain/download}"
+mkdir -p "$shared_dl" 2>/dev/null || shared_dl="$deps/download"
 
-tarball="$(ls "$deps"/download/trilinos_13.2*.orig.tar.* 2>/dev/null | head -n1 || true)"
+tarball="$(ls "$deps"/download/trilinos_13.2*.orig.tar.* "$shared_dl"/trilinos_13.2*.orig.tar.* 2>/dev/null | head -n1 || true)"
 if [ -z "$tarball" ]; then
   # Add deb-src entries mirroring the machine's existing Debian 'deb' entries (no host is named here).
   if ! apt-get source --help >/dev/null 2>&1; then echo "[kokkos] apt-get missing" >&2; exit 1; fi
@@ -52,8 +56,8 @@ if [ -z "$tarball" ]; then
   fi
   echo "[kokkos] downloading Debian source package 'trilinos' (large, once) ..." >&2
   # The .dsc may be missing on some mirrors; the orig tarball is what matters, so tolerate a failed verification.
-  (cd "$deps/download" && apt-get source --download-only trilinos >&2) || true
-  tarball="$(ls "$deps"/download/trilinos_13.2*.orig.tar.* 2>/dev/null | head -n1 || true)"
+  (cd "$shared_dl" && apt-get source --download-only trilinos >&2) || true
+  tarball="$(ls "$shared_dl"/trilinos_13.2*.orig.tar.* 2>/dev/null | head -n1 || true)"
   if [ -z "$tarball" ]; then
     echo "[kokkos] could not obtain trilinos 13.2 source tarball via apt-get source." >&2
     echo "         Install Kokkos yourself and pass -DKokkos_ROOT=<prefix>, or place the tarball in $deps/download/." >&2

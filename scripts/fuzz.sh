@@ -11,6 +11,7 @@
 # fails the script. Reproduce one with: <build>/fuzz_<target> <file>. Per-target logs: <build>/logs.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$here/scripts/lib/common.sh"
 build="${KBRAIN_FUZZ_DIR:-$here/build/fuzz}"
 budget="${1:-30}"
 shift || true
@@ -23,8 +24,9 @@ read -r -a extra <<<"${KBRAIN_FUZZ_ARGS:-}"
 limit+=("${extra[@]}")
 cxx="${KBRAIN_FUZZ_CXX:-$(command -v clang++ || true)}"
 [ -n "$cxx" ] || { echo "[fuzz] clang++ not found: run scripts/setup_deps.sh" >&2; exit 1; }
-cmake -S "$here/tests/fuzz" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE= >/dev/null
-cmake --build "$build" -j "${KBRAIN_JOBS:-$(nproc)}" >/dev/null
+# shellcheck disable=SC2046 # the generator is two words or none
+cmake -S "$here/tests/fuzz" -B "$build" $(cmake_generator "$build") -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE= >/dev/null
+phase "fuzz build" cmake --build "$build" -j "${KBRAIN_JOBS:-$(nproc)}" >/dev/null
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for seeds in "$here"/tests/fuzz/corpus/*/; do targets+=("$(basename "$seeds")"); done
@@ -44,4 +46,7 @@ run_one() {
   fi
 }
 export -f run_one
-printf '%s\n' "${targets[@]}" | xargs -P "${KBRAIN_FUZZ_JOBS:-$(nproc)}" -I{} bash -c 'run_one "$@"' _ {} "${limit[@]}"
+fuzz_all() {
+  printf '%s\n' "${targets[@]}" | xargs -P "${KBRAIN_FUZZ_JOBS:-$(nproc)}" -I{} bash -c 'run_one "$@"' _ {} "${limit[@]}"
+}
+phase "fuzzing" fuzz_all

@@ -9,13 +9,15 @@
 #   KBRAIN_SANITIZE_DIR   build folder (default: <repo>/build/sanitize)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$here/scripts/lib/common.sh"
 build="${KBRAIN_SANITIZE_DIR:-$here/build/sanitize}"
 jobs="${KBRAIN_JOBS:-$(nproc)}"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+# shellcheck disable=SC2046 # the generator is two words or none
+cmake -S "$here" -B "$build" $(cmake_generator "$build") -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
   -DKBRAIN_KOKKOS_SOURCE="${KBRAIN_DEPS_DIR:-$here/.deps}/kokkos" -DKBRAIN_SANITIZE=address,undefined \
   -DKBRAIN_ENABLE_CUDA=OFF -DKBRAIN_ENABLE_OPENMP=OFF -DKBRAIN_NATIVE_ARCH=OFF -DKBRAIN_ENABLE_MPI=OFF \
   -DKBRAIN_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" -j "$jobs" --target kbrain_tests kbrain
+phase "sanitizer build" cmake --build "$build" -j "$jobs" --target kbrain_tests kbrain
 # A report fails the test: UBSan is built without recovery, ASan stops at the first error, LSan reports leaks at exit.
 asan="detect_leaks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=1"
 export ASAN_OPTIONS="$asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
@@ -24,12 +26,15 @@ export LSAN_OPTIONS="suppressions=$here/tests/sanitize/lsan.supp${LSAN_OPTIONS:+
 cd "$build"
 # The reference tests (label reference) are Python programs around other executables: left out.
 if [ $# -eq 0 ]; then set -- -R '\.(host|serial)$' -LE reference; fi
-ctest --output-on-failure "$@"
-# The program end to end (options, output folder, recorders, run.json): one short run per model family.
-kbrain="$build/experiments/program/kbrain"
-"$kbrain" backends >/dev/null
-"$kbrain" models >/dev/null
-for experiment in io_all2all10 cuba neofytou_t6_1_mxm galbraith_gb1_ring galbraith_som_small; do
-  "$kbrain" run "$here/experiments/$experiment.toml" --steps 100 --no-plots -o "$build/smoke/$experiment" >/dev/null
-done
+sanitizer_tests() {
+  ctest --output-on-failure "$@"
+  # The program end to end (options, output folder, recorders, run.json): one short run per model family.
+  local kbrain="$build/experiments/program/kbrain" experiment
+  "$kbrain" backends >/dev/null
+  "$kbrain" models >/dev/null
+  for experiment in io_all2all10 cuba neofytou_t6_1_mxm galbraith_gb1_ring galbraith_som_small; do
+    "$kbrain" run "$here/experiments/$experiment.toml" --steps 100 --no-plots -o "$build/smoke/$experiment" >/dev/null
+  done
+}
+phase "sanitizer tests" sanitizer_tests "$@"
 echo "[sanitize] tests and short runs passed under ASan + UBSan"

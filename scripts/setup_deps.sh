@@ -9,7 +9,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
-packages=(cmake g++ make pkg-config libfmt-dev libtomlplusplus-dev doctest-dev libbenchmark-dev
+packages=(cmake g++ make ninja-build ccache pkg-config libfmt-dev libtomlplusplus-dev doctest-dev libbenchmark-dev
           libcli11-dev librandom123-dev dpkg-dev xz-utils
           libopenmpi-dev openmpi-bin   # optional MPI build (-DKBRAIN_ENABLE_MPI=ON, docs/mpi.md)
           python3-brian python3-numpy python3-scipy  # Brian2: tests/brian2 (numpy target; no compiler needed)

@@ -259,7 +259,7 @@ TEST_CASE("stimulus cell_file errors name file and line") {
   CHECK(contains(m, "cannot open"));
 }
 
-TEST_CASE("checked_stimulus reads a schedule file and checks a cell file's first line and length before a run") {
+TEST_CASE("checked_stimulus reads a schedule file and checks every line of a cell file before a run") {
   TempDir tmp;
   kbrain::StimulusConfig schedule;
   schedule.kind = "schedule";
@@ -281,6 +281,13 @@ TEST_CASE("checked_stimulus reads a schedule file and checks a cell file's first
   CHECK_NOTHROW(kbrain::checked_stimulus(cell_file(tmp.write("open.txt", "1 2 3\n4 5 6")), 3, 2));
   m = runtime_error_of([&] { kbrain::checked_stimulus(cell_file(tmp.write("first.txt", "1 2\n")), 3, 1); });
   CHECK(contains(m, "first.txt:1: line 1 has 2 values, expected 3"));
+  // a bad line after the first, anywhere among the lines the run reads: refused while planning, naming the line
+  m = runtime_error_of([&] { kbrain::checked_stimulus(cell_file(tmp.write("late.txt", "1 2 3\n4 5 6\n7 x 9\n")), 3, 3); });
+  CHECK(contains(m, "late.txt:3: value 2: \"x\" is not a finite number"));
+  m = runtime_error_of([&] { kbrain::checked_stimulus(cell_file(tmp.write("short.txt", "1 2 3\n4 5 6\n7 8\n")), 3, 3); });
+  CHECK(contains(m, "short.txt:3: line 3 has 2 values, expected 3"));
+  // lines beyond the run's steps are not read
+  CHECK_NOTHROW(kbrain::checked_stimulus(cell_file(tmp.write("tail.txt", "1 2 3\n4 5 6\nrubbish\n")), 3, 2));
 }
 
 TEST_SUITE_END();

@@ -73,13 +73,13 @@ TEST_SUITE("mpi_rank_sampler") {
 
     using Sampler = IoRankSampler<Exec, double>;
     const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-    CHECK(Sampler::first_non_finite(s, vars, cells) == -1);
+    CHECK(Sampler::first_implausible(s, vars, {}, cells) == -1);
     plant(sim.state(), sim.plan(), V_DEND, 60, nan);  // the last rank's cell; V_DEND is the second variable
-    CHECK(Sampler::first_non_finite(s, vars, cells) == cells + 60);
+    CHECK(Sampler::first_implausible(s, vars, {}, cells) == cells + 60);
     plant(sim.state(), sim.plan(), V_DEND, 2, inf);  // rank 0's: the lower cell wins
-    CHECK(Sampler::first_non_finite(s, vars, cells) == cells + 2);
+    CHECK(Sampler::first_implausible(s, vars, {}, cells) == cells + 2);
     plant(sim.state(), sim.plan(), V_AXON, 61, -inf);  // the first variable wins over any cell of the second
-    CHECK(Sampler::first_non_finite(s, vars, cells) == 61);
+    CHECK(Sampler::first_implausible(s, vars, {}, cells) == 61);
   }
   TEST_CASE_TEMPLATE_APPLY(mpi_rank_sampler, KBRAIN_TEST_BACKENDS);
 }

@@ -119,6 +119,9 @@ TEST_SUITE("reproduce") {
     CHECK(error_of([&] { load_published_table(tmp.path / "short.csv"); }).find("short.csv:3: 1 fields where the header has 2") != std::string::npos);
     write(tmp.path / "bare.csv", "N,CPU\n100,1\n");
     CHECK(error_of([&] { load_published_table(tmp.path / "bare.csv"); }).find("no '#' line") != std::string::npos);
+    write(tmp.path / "header_only.csv", "# Table T\nN,CPU\n\n");
+    CHECK(error_of([&] { load_published_table(tmp.path / "header_only.csv"); }).find("header_only.csv: a header but no row")
+          != std::string::npos);
     CHECK(error_of([] { find_study_recipe("no_such_study"); }).find("known: du_nguyen") != std::string::npos);
   }
 

@@ -135,6 +135,18 @@ void read_simulation(TableReader& root, ExperimentConfig& cfg, const ModelSchema
     if (sim->has(option.key)) cfg.options.emplace_back(option.key, sim->get_choice(option.key, option.choices, std::nullopt));
   for (const TableSpec& table : schema.tables)
     if (table.name == "simulation") config_detail::read_declared_keys(*sim, table, cfg.settings, base_dir);
+  if (std::optional<TableReader> bounds = sim->get_table("plausible")) {
+    for (const auto& entry : bounds->entries_in_file_order()) {
+      if (!schema.variable(entry.key))
+        bounds->fail(entry.key, fmt::format("is not a variable of model.kind = \"{}\"; [simulation.plausible] keys "
+                                            "must be one of {}",
+                                            schema.kind, join(schema.variable_names())));
+      const double bound = *bounds->get_number(entry.key);
+      if (!(bound > 0)) bounds->fail(entry.key, fmt::format("must be > 0 (got {}): the largest magnitude the "
+                                                            "variable may reach before the run stops", bound));
+      cfg.plausible.emplace_back(entry.key, bound);
+    }
+  }
   sim->reject_unknown_keys(fmt::format("with model.kind = \"{}\"", schema.kind));
 }
 

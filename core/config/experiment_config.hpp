@@ -103,6 +103,9 @@ struct ExperimentConfig {
   std::vector<std::pair<std::string, std::string>> options;
   double dt = 0.05;                       // ms
   std::int64_t steps = 0;
+  // [simulation.plausible] variable = bound, in file order: the largest magnitude of a checked variable before the
+  // run stops as on NaN (overrides the model's VariableInfo::plausible)
+  std::vector<std::pair<std::string, double>> plausible;
   Precision precision = Precision::Double;
   std::string backend;                    // default backend for `kbrain run` ("" => first compiled-in)
   NetworkConfig network;

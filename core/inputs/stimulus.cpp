@@ -173,31 +173,11 @@ class CellFileStimulus final : public Stimulus {
   std::vector<double> values_;
 };
 
-// Lines of `file` up to `steps` (a last line without a newline counts): a cell file must hold one per step.
-void require_lines(const std::filesystem::path& file, std::int64_t steps) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot open per-cell stimulus file", file.string()));
-  std::int64_t lines = 0;
-  bool open_line = false;  // characters after the last newline
-  std::vector<char> buffer(1 << 16);
-  while (lines < steps && in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    for (std::size_t i = 0; i < got && lines < steps; ++i) {
-      if (buffer[i] == '\n') {
-        ++lines;
-        open_line = false;
-      } else {
-        open_line = true;
-      }
-    }
-  }
-  if (in.bad()) throw std::runtime_error(fmt::format("{}:{}: read error", file.string(), lines + 1));
-  if (open_line && lines < steps) ++lines;
-  if (lines < steps)
-    throw std::runtime_error(fmt::format("{}:{}: file ends after {} lines, but the run has {} steps (one line per "
-                                         "step)",
-                                         file.string(), lines + 1, lines, steps));
+// Every line a run will read, each checked as the run would check it (count of values, finite numbers), streamed
+// as the run streams it: a bad line anywhere in a cell file is found before the run starts, not part-way through it.
+void check_every_line(const std::filesystem::path& file, std::int64_t cells, std::int64_t steps) {
+  CellFileStimulus stream(file, cells, steps);
+  for (std::int64_t step = 1; step < steps; ++step) stream.per_cell_current(step);
 }
 
 }  // namespace
@@ -209,7 +189,7 @@ StimulusConfig checked_stimulus(const StimulusConfig& cfg, std::int64_t cells, s
     out.file.clear();
   }
   make_stimulus(out, cells, steps);  // the checks of every kind; a cell file's first line
-  if (out.kind == "cell_file") require_lines(out.file, steps);
+  if (out.kind == "cell_file") check_every_line(out.file, cells, steps);
   return out;
 }
 

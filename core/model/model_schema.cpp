@@ -54,6 +54,9 @@ std::vector<std::string> names_of(const std::vector<T>& list, std::string T::*ke
 const ParameterInfo* ModelSchema::parameter(const std::string& name) const {
   return find_by(parameters, &ParameterInfo::name, name);
 }
+const VariableInfo* ModelSchema::variable(const std::string& name) const {
+  return find_by(variables, &VariableInfo::name, name);
+}
 const ModelOption* ModelSchema::option(const std::string& key) const { return find_by(options, &ModelOption::key, key); }
 std::vector<std::string> ModelSchema::parameter_names() const { return names_of(parameters, &ParameterInfo::name); }
 std::vector<std::string> ModelSchema::variant_choices() const {

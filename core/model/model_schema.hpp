@@ -33,7 +33,15 @@ struct ParameterInfo {
 struct VariableInfo {
   std::string name;
   std::string unit;
+  // The largest magnitude a healthy run holds: a value beyond it stops the run like NaN or infinity does (checked
+  // with the finite check). Infinite: finite values are never refused. `[simulation.plausible] name = bound` in an
+  // experiment sets another.
+  double plausible = std::numeric_limits<double>::infinity();
 };
+
+// The plausible bound of a membrane potential: no cell holds 10 V; a state beyond it is a blow-up on its way to
+// infinity, not a result.
+inline constexpr double kPlausibleMembraneMv = 1e4;
 
 // A setting of `[simulation]` that only this model has, e.g. the IO model's gap_kernel = "auto|fused|split|tiled".
 struct ModelOption {
@@ -65,6 +73,7 @@ struct ModelSchema {
   const ModelOption* option(const std::string& key) const;
   std::vector<std::string> parameter_names() const;
   std::vector<std::string> variable_names() const;
+  const VariableInfo* variable(const std::string& name) const;
   std::vector<std::string> variant_choices() const;  // the choices of variant_setting; empty: no variants
 };
 

@@ -72,15 +72,18 @@ OutputFolder::OutputFolder(const fs::path& target)
       lock_([this] {
         std::error_code ec;
         if (target_.has_parent_path()) fs::create_directories(target_.parent_path(), ec);
+        // A folder that cannot be made or written is the user's choice of --out, bad input like any other.
         if (ec)
-          throw std::runtime_error(
-              fmt::format("cannot create the folder {}: {}", target_.parent_path().string(), ec.message()));
+          throw ConfigError(fmt::format("cannot create the folder {} for the output folder (--out): {}",
+                                        target_.parent_path().string(), ec.message()));
         try {
           return FolderLock(sibling(target_, ".lock"));
         } catch (const FolderBusy&) {
           throw ConfigError(fmt::format("another kbrain run is writing {} (it holds {}.lock); wait until it ends or "
                                         "choose another --out",
                                         target_.string(), target_.string()));
+        } catch (const std::runtime_error& e) {
+          throw ConfigError(fmt::format("the output folder (--out) {} cannot be used: {}", target_.string(), e.what()));
         }
       }()) {
   if (!replaceable_output(target_))
@@ -93,7 +96,9 @@ OutputFolder::OutputFolder(const fs::path& target)
   for (;;) {
     work_ = free_sibling(target_, ".partial");
     if (fs::create_directory(work_, ec)) return;  // false: taken meanwhile, take the next name
-    if (ec) throw std::runtime_error(fmt::format("cannot create the folder {}: {}", work_.string(), ec.message()));
+    if (ec)
+      throw ConfigError(fmt::format("cannot create the folder {} beside the output folder (--out): {}", work_.string(),
+                                    ec.message()));
   }
 }
 

@@ -23,6 +23,12 @@ int cmd_models() {
     std::string vars;
     for (const auto& v : s.variables) vars += (vars.empty() ? "" : ", ") + v.name;
     fmt::print("  record.variables: {}\n", vars);
+    std::string bounds;
+    for (const auto& v : s.variables)
+      if (std::isfinite(v.plausible))
+        bounds += fmt::format("{}|{}| <= {} {}", bounds.empty() ? "" : ", ", v.name, v.plausible, v.unit);
+    if (!bounds.empty())
+      fmt::print("  [simulation.plausible] (the run stops beyond these, as on NaN; set others there): {}\n", bounds);
     for (const ModelOption& o : s.options) {
       std::string choices;
       for (const auto& c : o.choices) choices += (choices.empty() ? "" : " | ") + c;

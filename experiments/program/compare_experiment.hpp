@@ -23,6 +23,7 @@
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/compare_sweep.hpp"
 #include "models/runtime/memory_statement.hpp"
+#include "models/runtime/plausible_bounds.hpp"
 #include "models/runtime/run_dispatch.hpp"
 
 namespace kbrain {
@@ -172,7 +173,7 @@ void compare_point(const ExperimentConfig& cfg, const CompareSweep& sweep, const
   };
   std::optional<typename Model::Plan> planned;
   try {
-    planned.emplace(Model::make_plan(cfg, at));
+    planned.emplace(make_bounded_plan<Model>(cfg, at));
   } catch (const NotEnoughMemory& e) {
     const std::string label = fmt::format("{}{}", at.size > 0 ? std::to_string(at.size) : std::string("file's size"),
                                           at.density > 0 ? fmt::format(" d={}", at.density) : std::string());

@@ -3,11 +3,13 @@
 // docs/models/cortex-hh.md describes the metrics and holds the measured tables.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "backends/registry.hpp"
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
 #include "models/registry.hpp"
@@ -73,6 +75,17 @@ int cmd_accuracy(const AccuracyOptions& o) {
   if (base.model != "cortex_hh") throw ConfigError(o.experiment + ": kbrain accuracy needs model.kind = \"cortex_hh\"");
   const double duration = o.duration_ms > 0 ? o.duration_ms : double(base.steps) * base.dt;
   const Precision precision = o.precision.empty() ? base.precision : parse_precision(o.precision);
+  // Every input is checked before the first line is printed or the reference run starts: a mistake is one message.
+  std::vector<Method> methods;
+  for (const std::string& name : o.methods) methods.push_back(parse_method(name));
+  if (!has_backend(o.backend)) with_backend(o.backend, [](auto) {});  // throws UnknownBackend naming the built ones
+  if (!o.out.empty()) {  // tried now, and a file made only for the try removed again
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(o.out, ec);
+    if (!std::ofstream(o.out, std::ios::app))
+      throw ConfigError(fmt::format("--out {}: cannot open the file for appending", o.out));
+    if (!existed) std::filesystem::remove(o.out, ec);
+  }
 
   ExperimentConfig ref_cfg = base;
   ref_cfg.spiking.integrator = "forward_euler";
@@ -106,8 +119,8 @@ int cmd_accuracy(const AccuracyOptions& o) {
   table += fmt::format("| reference fe | {} | {} | double | {} | 100 | 0 | 0 | 0 | 100 | 0 | {:.3f} | {:.3f} | 0 | {:.2f} | "
                        "{:.2f} |\n", o.reference_dt, o.reference_dt, ref.spikes.size(), rates(ref, 0), rates(ref, 1),
                        ref.rhythm_hz, ref.run.simulate_s);
-  for (const std::string& name : o.methods) {
-    const Method method = parse_method(name);
+  for (const Method& method : methods) {
+    const std::string& name = method.name;
     ExperimentConfig cfg = base;
     cfg.spiking.integrator = method.integrator;
     cfg.spiking.eai = method.eai;

@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -36,8 +37,18 @@ int main(int argc, char** argv) {
     kbrain::check_command_lists(cli);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    std::string message = e.what();
+    // No command was recognised and a word was left over: that word is the command the user meant, so name it
+    // (CLI11 itself would only say that a subcommand is required).
+    const std::vector<std::string> left = app.remaining();
+    if (app.get_subcommands().empty() && !left.empty() && !left.front().empty() && left.front()[0] != '-') {
+      std::string known;
+      for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+        known += (known.empty() ? "" : ", ") + sub->get_name();
+      message = fmt::format("unknown command '{}' (the commands: {})", left.front(), known);
+    }
     fmt::print(stderr, "kbrain: error: {} (kbrain --help lists the commands; kbrain COMMAND --help their options)\n",
-               e.what());
+               message);
     return 2;
   }
   threads = kbrain::host_thread_count(threads);

@@ -19,6 +19,7 @@
 #include "experiments/program/build_info.hpp"
 #include "experiments/program/commands.hpp"
 #include "models/runtime/non_finite_state.hpp"
+#include "models/runtime/plausible_bounds.hpp"
 #include "models/runtime/run_interrupted.hpp"
 #include "models/runtime/run_dispatch.hpp"
 
@@ -130,7 +131,8 @@ int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Prec
                    PlanChange change = {}, RunScope scope = {}) {
   // One process on a CPU backend holds the whole state in host memory (ranks hold their part: not counted)
   const bool state_on_host = scope.ranks == 0 && !backend_facts(backend).gpu;
-  typename Model::Plan plan = Model::make_plan(cfg, PlanRequest{o.size, o.density, o.steps, o.variant, state_on_host});
+  typename Model::Plan plan =
+      make_bounded_plan<Model>(cfg, PlanRequest{o.size, o.density, o.steps, o.variant, state_on_host});
   change(plan);
   const auto target = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
   RunRequest request;

@@ -5,6 +5,7 @@
 // `KOKKOS_INLINE_FUNCTION Real operator()(int var, int index) const`).
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -39,40 +40,63 @@ KOKKOS_INLINE_FUNCTION bool not_finite(Real x) {
 // The variables one check reads (every model checks fewer).
 inline constexpr int kMaxCheckedVars = 32;
 
-// The smallest flat index var_slot * count + i whose value is not finite: per index i its first non-finite slot,
-// then the minimum over i (the smallest slot wins, then the smallest i: the same answer as a scan of the flat
-// index). The slots travel in the functor, so a check allocates nothing and copies nothing before its reduction,
-// and an index needs no 64-bit division.
+// The smallest flat index var_slot * count + i whose value is not finite or beyond its slot's bound: per index i its
+// first such slot, then the minimum over i (the smallest slot wins, then the smallest i: the same answer as a scan
+// of the flat index). The slots and bounds travel in the functor, so a check allocates nothing and copies nothing
+// before its reduction, and an index needs no 64-bit division. A bound is compared in double: a float state's
+// bound is the same number as a double state's.
 template <class Reader, class Real>
-struct FirstNonFiniteFunctor {
+struct FirstImplausibleFunctor {
   Reader read;
   int vars[kMaxCheckedVars] = {};
+  double bounds[kMaxCheckedVars] = {};
   int slots = 0;
   std::int64_t count = 0;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& first) const {
-    for (int slot = 0; slot < slots; ++slot)
-      if (not_finite(Real(read(vars[slot], i)))) {
+    for (int slot = 0; slot < slots; ++slot) {
+      const Real x = Real(read(vars[slot], i));
+      const double magnitude = x < Real(0) ? -double(x) : double(x);
+      if (not_finite(x) || !(magnitude <= bounds[slot])) {
         const std::int64_t k = slot * count + i;
         if (k < first) first = k;
         return;
       }
+    }
   }
 };
 
-// The first (variables[slot], index) with index < count whose value is not finite, as slot * count + index, or -1.
+// The first (variables[slot], index) with index < count whose value is not finite or whose magnitude is beyond
+// bounds[slot] (empty bounds: none; +inf: none for that slot), as slot * count + index, or -1.
 // One reduction over the state; the host waits for its result.
 template <class Exec, class Real, class Reader>
-std::int64_t first_non_finite(const Reader& read, const std::vector<int>& variables, std::int64_t count) {
+std::int64_t first_implausible(const Reader& read, const std::vector<int>& variables, const std::vector<double>& bounds,
+                               std::int64_t count) {
   if (variables.empty() || count <= 0) return -1;
   if (variables.size() > std::size_t(kMaxCheckedVars))
-    throw std::logic_error("first_non_finite: more checked variables than kMaxCheckedVars");
-  FirstNonFiniteFunctor<Reader, Real> f{read, {}, int(variables.size()), count};
-  for (std::size_t k = 0; k < variables.size(); ++k) f.vars[k] = variables[k];
+    throw std::logic_error("first_implausible: more checked variables than kMaxCheckedVars");
+  if (!bounds.empty() && bounds.size() != variables.size())
+    throw std::logic_error("first_implausible: one bound per checked variable");
+  FirstImplausibleFunctor<Reader, Real> f{read, {}, {}, int(variables.size()), count};
+  for (std::size_t k = 0; k < variables.size(); ++k) {
+    f.vars[k] = variables[k];
+    f.bounds[k] = bounds.empty() ? std::numeric_limits<double>::infinity() : bounds[k];
+  }
   const std::int64_t none = std::int64_t(variables.size()) * count;
   std::int64_t first = none;
-  Kokkos::parallel_reduce("kbrain::first_non_finite", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count),
-                          f, Kokkos::Min<std::int64_t>(first));
+  Kokkos::parallel_reduce("kbrain::first_implausible",
+                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, count), f,
+                          Kokkos::Min<std::int64_t>(first));
   return first < none ? first : -1;
+}
+
+// The value of (variable, index), read back to the host: what a stopped run's message shows.
+template <class Exec, class Real, class Reader>
+double value_at(const Reader& read, int variable, std::int64_t index) {
+  Kokkos::View<double, typename Exec::memory_space> out("kbrain::value_at");
+  Kokkos::parallel_for("kbrain::value_at", Kokkos::RangePolicy<Exec>(0, 1),
+                       KOKKOS_LAMBDA(int) { out() = double(Real(read(variable, index))); });
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  return host();
 }
 
 template <class Exec, class Real, class Reader>
@@ -103,8 +127,12 @@ class DeviceSampler {
     host_ = Kokkos::create_mirror_view(buffer_);
   }
 
-  static std::int64_t first_non_finite(const Reader& read, const std::vector<int>& variables, std::int64_t count) {
-    return kbrain::first_non_finite<Exec, Real>(read, variables, count);
+  static std::int64_t first_implausible(const Reader& read, const std::vector<int>& variables,
+                                       const std::vector<double>& bounds, std::int64_t count) {
+    return kbrain::first_implausible<Exec, Real>(read, variables, bounds, count);
+  }
+  static double value_at(const Reader& read, int variable, std::int64_t index) {
+    return kbrain::value_at<Exec, Real>(read, variable, index);
   }
 
   int width() const { return width_; }
@@ -149,8 +177,13 @@ class StateSampler : public DeviceSampler<Exec, Real, Reader> {
  public:
   using Base::Base;
   void capture(const State& state, std::int64_t step) { Base::capture(Reader{state}, step); }
-  static std::int64_t first_non_finite(const State& state, const std::vector<int>& variables, std::int64_t count) {
-    return kbrain::first_non_finite<Exec, Real>(Reader{state}, variables, count);
+  static std::int64_t first_implausible(const State& state, const std::vector<int>& variables,
+                                       const std::vector<double>& bounds, std::int64_t count) {
+    return kbrain::first_implausible<Exec, Real>(Reader{state}, variables, bounds, count);
+  }
+  // The value of one checked (variable, cell), for the message of a run that stopped on it.
+  static double value_at(const State& state, int variable, std::int64_t cell) {
+    return kbrain::value_at<Exec, Real>(Reader{state}, variable, cell);
   }
 };
 

@@ -1,5 +1,6 @@
 #include "models/point/point_schema.hpp"
 
+#include <limits>
 #include <stdexcept>
 
 #include "models/point/point_vars.hpp"
@@ -79,7 +80,10 @@ ModelSchema spiking_schema(const std::string& kind, const std::string& summary, 
   s.summary = summary;
   s.family = "spiking_network";
   s.parameters = point_parameter_table(kind).infos(point_parameter_set(sets.front()).params);
-  for (const char* v : variables) s.variables.push_back({v, std::string(v) == "v" ? "mV" : ""});
+  for (const char* v : variables) {
+    const bool voltage = std::string(v) == "v";
+    s.variables.push_back({v, voltage ? "mV" : "", voltage ? kPlausibleMembraneMv : std::numeric_limits<double>::infinity()});
+  }
   s.parameter_sets = std::move(sets);
   s.integrators = std::move(integrators);
   s.synapses = std::move(synapses);

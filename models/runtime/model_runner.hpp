@@ -10,13 +10,14 @@
 //   bool spikes_due(std::int64_t before, std::int64_t after, bool streaming) const;
 //   SpikeEvents drain_spikes(bool final_drain);   void finish(RunResult&)  (model figures once the loop is done)
 // A simulation that is one rank's part of a partitioned run (under mpirun) declares kPartitioned (is_partitioned).
-// The plan's checked_vars are checked for NaN/inf every request.finite_check_every steps and at the end (a blown-up
-// run throws NonFiniteState and is never complete). A run that writes files moves its samples to them at least every
+// The plan's checked_vars are checked for NaN/inf, and for magnitudes beyond their plausible bounds (checked_bounds),
+// every request.finite_check_every steps and at the end (a blown-up run throws NonFiniteState and is never complete). A run that writes files moves its samples to them at least every
 // kOutputFlushInterval, and one asked to stop by a signal (core/process/stop_signals.hpp) stops after the step under
 // way, writes what it recorded and throws RunInterrupted. A partitioned run does neither: its drains are collective,
 // and a wall-clock or signal decision of one rank is not the others'.
 // Used by `kbrain run`, `kbrain compare` and tests, through run_on (models/runtime/run_dispatch.hpp).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -157,18 +158,35 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
   // The first finite check also loads its kernel and sets up its reduction (a GPU does both lazily, milliseconds):
   // done here, as part of setup, that one-time cost stays out of the simulate phase, whose checks then cost their
   // reduction alone. It checks the initial state too: a non-finite one stops the run before its first step.
-  // The value a check found, as "V of cell 12" (k: slot * cells + cell, first_non_finite's answer).
-  auto non_finite_value = [&](std::int64_t k) {
-    return fmt::format("{} of cell {}", plan.checked_var_names[static_cast<std::size_t>(k / plan.cells)], k % plan.cells);
+  // The value a check found, as "v of cell 12 is NaN or infinite (nan)" or "v of cell 12 is 1e+299 mV, beyond its
+  // plausible bound |v| <= 10000 mV ([simulation.plausible] v sets another)" (k: slot * cells + cell, the answer of
+  // first_implausible), and whether it is finite.
+  bool finite_found = false;
+  auto implausible_value = [&](std::int64_t k) {
+    const auto slot = static_cast<std::size_t>(k / plan.cells);
+    const std::string& name = plan.checked_var_names[slot];
+    const double value = Sampler::value_at(sim.state(), plan.checked_vars[slot], k % plan.cells);
+    const std::string unit = slot < plan.checked_units.size() && !plan.checked_units[slot].empty() &&
+                                     plan.checked_units[slot] != "1"
+                                 ? " " + plan.checked_units[slot]
+                                 : std::string();
+    finite_found = std::isfinite(value);
+    if (!finite_found) return fmt::format("{} of cell {} is NaN or infinite ({})", name, k % plan.cells, value);
+    return fmt::format("{} of cell {} is {}{}, beyond its plausible bound |{}| <= {}{} ([simulation.plausible] {} "
+                       "sets another)",
+                       name, k % plan.cells, value, unit, name, plan.checked_bounds[slot], unit, name);
+  };
+  auto first_implausible = [&] {
+    return Sampler::first_implausible(sim.state(), plan.checked_vars, plan.checked_bounds, plan.cells);
   };
   if (!plan.checked_vars.empty()) {
-    const std::int64_t k = Sampler::first_non_finite(sim.state(), plan.checked_vars, plan.cells);
+    const std::int64_t k = first_implausible();
     if (k >= 0) {
+      const std::string what = implausible_value(k);
       if (trace) trace->close();
       if (spike_file) spike_file->close();
-      throw NonFiniteState(fmt::format("the initial state is not finite: {} is NaN or infinite; the run stopped "
-                                       "before its first step",
-                                       non_finite_value(k)),
+      throw NonFiniteState(fmt::format("the initial state is not {}: {}; the run stopped before its first step",
+                                       finite_found ? "plausible" : "finite", what),
                            0);
     }
   }
@@ -178,7 +196,10 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
 
   // ---------------- simulate (+ output at drain points) ----------------
   double output_s = 0;
-  Stopwatch since_drain;  // a run that writes files drains at least every kOutputFlushInterval of wall time
+  // A run that writes files drains everything it holds and flushes at least every kOutputFlushInterval of wall time.
+  // The clock restarts on timed drains only: the spike drains and full buffers in between write some of the output,
+  // not all of it, so they must not put the next timed drain off.
+  Stopwatch since_flush;
   auto drain = [&](bool final_drain, bool timed = false) {  // timed: every trace sample held so far, then a flush
     sim.fence();  // queued steps belong to "simulate"
     Stopwatch out;
@@ -191,8 +212,10 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     res.spikes += static_cast<std::int64_t>(events.size());
     if (spike_file) spike_file->record(events);
     if (request.keep_spikes) res.events.insert(res.events.end(), events.begin(), events.end());
-    if (timed && trace) trace->flush();
-    since_drain.restart();
+    if (timed) {
+      if (trace) trace->flush();
+      since_flush.restart();
+    }
     output_s += out.seconds();
   };
   const bool timed_drains = !is_partitioned<Sim>::value && (trace || spike_file);
@@ -211,20 +234,22 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
   std::int64_t last_finite = 0;
   auto check_finite = [&](std::int64_t done) {
     if (plan.checked_vars.empty()) return;
-    const std::int64_t k = Sampler::first_non_finite(sim.state(), plan.checked_vars, plan.cells);
+    const std::int64_t k = first_implausible();
     if (k < 0) {
       last_finite = done;
       return;
     }
+    const std::string what = implausible_value(k);
     drain(true);
     if (trace) trace->close();
     if (spike_file) spike_file->close();
     throw NonFiniteState(
-        fmt::format("the state is not finite after step {}: {} is NaN or infinite (the first such value{}). "
+        fmt::format("the state is not {} after step {}: {} (the first such value{}). "
                     "The run stopped; its files hold the steps recorded so far. A smaller dt, stimulus or "
                     "conductance may keep it finite",
-                    done, non_finite_value(k),
-                    last_finite > 0 ? fmt::format("; after step {} the state was finite", last_finite) : ""),
+                    finite_found ? "plausible" : "finite", done, what,
+                    last_finite > 0 ? fmt::format("; after step {} the state was finite and plausible", last_finite)
+                                    : ""),
         done);
   };
 
@@ -241,7 +266,7 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     if (trace_sampler && crossed(n, done, every)) trace_sampler->capture(sim.state(), done);
     if (probe_sampler && crossed(n, done, probe_every)) probe_sampler->capture(sim.state(), done);
     if (request.finite_check_every > 0 && crossed(n, done, request.finite_check_every)) check_finite(done);
-    const bool timed = timed_drains && since_drain.seconds() >= flush_interval_s;
+    const bool timed = timed_drains && since_flush.seconds() >= flush_interval_s;
     if ((trace_sampler && trace_sampler->full()) || (probe_sampler && probe_sampler->full()) ||
         sim.spikes_due(n, done, spike_file.has_value()) || timed)
       drain(false, timed);

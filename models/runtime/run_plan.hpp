@@ -45,10 +45,14 @@ struct RunPlan {
   // potential has no unit, or it has none).
   std::vector<int> voltage_vars;
 
-  // The state variables the runner checks for values that are not finite (NaN, ±inf), as trace_vars index them,
-  // over cells [0, cells): a blown-up run stops and is never marked complete. Empty: nothing is checked.
+  // The state variables the runner checks for values that are not finite (NaN, ±inf) or beyond their plausible
+  // bound, as trace_vars index them, over cells [0, cells): a blown-up run stops and is never marked complete.
+  // Empty: nothing is checked. checked_bounds (the largest magnitude, +inf: none) and checked_units follow
+  // checked_vars; empty: no bounds (set_plausible_bounds, models/runtime/plausible_bounds.hpp, fills them).
   std::vector<int> checked_vars;
   std::vector<std::string> checked_var_names;
+  std::vector<double> checked_bounds;
+  std::vector<std::string> checked_units;
 };
 
 }  // namespace kbrain

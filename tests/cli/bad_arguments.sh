@@ -38,6 +38,19 @@ refused "--backends" compare "$exp" --backends serial,serial -o out
 refused "--threads" compare "$exp" --threads 0 -o out
 refused "--ranks" compare "$exp" --ranks 0 -o out
 refused "--reference-dt" accuracy "$exp" --reference-dt -1 -o out
+# A word that is no command is named as such (not "a subcommand is required").
+refused "unknown command 'frobnicate'" frobnicate
+refused "unknown command 'runn'" --threads 1 runn "$exp"
+# kbrain accuracy checks its methods, backend and output file before its first line and before the reference run.
+wang="$(dirname "$exp")/wang2012.toml"
+refused '--methods: "xx"' accuracy "$wang" --methods fe+eai,xx
+refused "backend 'nosuch'" accuracy "$wang" -b nosuch --methods fe
+touch afile
+refused "--out" accuracy "$wang" --methods fe -o afile/table.md
+# An output folder that cannot be made is bad input too: exit 2, not 1.
+refused "output folder (--out)" run "$exp" -o afile/out
+refused "output folder (--out)" run "$exp" -o /proc/kbrain-no-such-folder/out
+refused "output folder (--out)" compare "$exp" -o afile/out
 refused "--reference-dt" accuracy "$exp" --reference-dt 0 -o out
 refused "--window" accuracy "$exp" --window nan -o out
 refused "required" run

@@ -78,6 +78,8 @@ PublishedTable load_published_table(const std::filesystem::path& file) {
     t.rows.push_back(std::move(row));
   }
   if (t.header.empty()) throw ConfigError(fmt::format("{}: no header line", file.string()));
+  // A table without a row would print as an empty table beside kbrain's numbers: a published table has numbers.
+  if (t.rows.empty()) throw ConfigError(fmt::format("{}: a header but no row of numbers", file.string()));
   if (t.provenance.empty())
     throw ConfigError(fmt::format("{}: no '#' line saying which table of which study the numbers come from", file.string()));
   return t;

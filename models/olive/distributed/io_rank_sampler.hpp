@@ -5,6 +5,7 @@
 // stops at the same check with the same answer. Collective: the ranks construct, drain and check at the same steps
 // (they capture at the same steps into rings of the same size, so they fill together). Only compiled with
 // KBRAIN_ENABLE_MPI.
+#include <cmath>
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -84,26 +85,41 @@ class IoRankSampler {
     }
   }
 
-  // Collective: the first (variables[slot], global cell) over all ranks whose value is not finite, as
-  // slot * cells + cell (the single-process answer), or -1; the same on every rank.
-  static std::int64_t first_non_finite(const State& s, const std::vector<int>& variables, std::int64_t cells) {
+  // Collective: the first (variables[slot], global cell) over all ranks whose value is not finite or beyond
+  // bounds[slot], as slot * cells + cell (the single-process answer), or -1; the same on every rank.
+  static std::int64_t first_implausible(const State& s, const std::vector<int>& variables,
+                                        const std::vector<double>& bounds, std::int64_t cells) {
     constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
     std::int64_t first = kNone;
-    if (kbrain::first_non_finite<Exec, Real>(IoStateReader<Real, Mem>{s.cur}, variables, s.plan->owned) >= 0)
-      first = first_global(s, variables, cells);
+    if (kbrain::first_implausible<Exec, Real>(IoStateReader<Real, Mem>{s.cur}, variables, bounds, s.plan->owned) >= 0)
+      first = first_global(s, variables, bounds, cells);
     mpi::check(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, s.comm), "MPI_Allreduce");
     return first == kNone ? -1 : first;
   }
 
+  // Collective: the value of (variable, global cell), from the rank that owns the cell (the others add 0).
+  static double value_at(const State& s, int variable, std::int64_t cell) {
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.cur);
+    double value = 0;
+    for (std::int64_t l = 0; l < s.plan->owned; ++l)
+      if (s.plan->global[l] == cell) value = double(host(variable, l));
+    mpi::check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_SUM, s.comm), "MPI_Allreduce");
+    return value;
+  }
+
  private:
-  // The smallest slot * cells + global id among the rank's values that are not finite. The local order is not the
-  // global one, so the state is searched on the host: only once a value was found, the run then stops.
-  static std::int64_t first_global(const State& s, const std::vector<int>& variables, std::int64_t cells) {
+  // The smallest slot * cells + global id among the rank's values that are not finite or beyond their bound. The
+  // local order is not the global one, so the state is searched on the host: only once a value was found, the run
+  // then stops.
+  static std::int64_t first_global(const State& s, const std::vector<int>& variables, const std::vector<double>& bounds,
+                                   std::int64_t cells) {
     const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.cur);
     std::int64_t first = std::numeric_limits<std::int64_t>::max();
     for (std::size_t slot = 0; slot < variables.size(); ++slot)
       for (std::int64_t l = 0; l < s.plan->owned; ++l)
-        if (not_finite(host(variables[slot], l)))
+        if (const auto x = host(variables[slot], l);
+            not_finite(x) || !(std::abs(double(x)) <= (bounds.empty() ? std::numeric_limits<double>::infinity()
+                                                                      : bounds[slot])))
           first = std::min(first, static_cast<std::int64_t>(slot) * cells + s.plan->global[l]);
     return first;
   }
