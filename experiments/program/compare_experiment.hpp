@@ -6,6 +6,7 @@
 // (compare.partial.*), published complete at the end (compare.{md,csv,json}). Each run's memory is checked before it
 // starts; one that does not fit is a row that says so.
 #include <algorithm>
+#include <string_view>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -144,6 +145,8 @@ std::string memory_refusal(const typename Model::Plan& plan, const std::string& 
   return {};
 }
 
+inline constexpr std::string_view kNotRun = "not run: ";  // how an unfit row's note begins
+
 // The row of a run that was not started because it does not fit: its size, backend and precision, the refusal as
 // its note and no values (each column is left empty once the table's columns are known: pad_unfit_rows).
 inline ComparisonTableRow unfit_row(const std::string& size_label, const std::string& backend, Precision precision,
@@ -152,7 +155,7 @@ inline ComparisonTableRow unfit_row(const std::string& size_label, const std::st
   row.size_label = size_label;
   row.backend = backend;
   row.precision = to_string(precision);
-  row.note = "not run: " + why;
+  row.note = std::string(kNotRun) + why;
   fmt::print(stderr, "[compare]   {:<7} {:<6} not run: does not fit\n", backend, to_string(precision));
   return row;
 }
@@ -259,6 +262,13 @@ int compare_experiment(const ExperimentConfig& cfg, const CompareSweep& sweep) {
     for (const std::int64_t size : sweep.sizes)
       for (const std::string& variant : sweep.variants)
         compare_point<Model>(cfg, sweep, PlanRequest{size, density, sweep.steps, variant}, ref_backend, table);
+  // A sweep none of whose points fits has no result at all: refused like any input this machine cannot take.
+  if (!table.rows.empty() && std::all_of(table.rows.begin(), table.rows.end(), [](const ComparisonTableRow& row) {
+        return row.note.rfind(kNotRun, 0) == 0;
+      }))
+    throw ConfigError(fmt::format("no point of the comparison fits this machine; the first: {} {} {}: {}",
+                                  table.rows.front().size_label, table.rows.front().backend,
+                                  table.rows.front().precision, table.rows.front().note.substr(kNotRun.size())));
   pad_unfit_rows(table);
   publish_comparison(sweep.out_dir, table, sweep.target);
   if (sweep.result) *sweep.result = table;

@@ -11,6 +11,7 @@
 #include "core/inputs/stimulus.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/olive/cell/io_state.hpp"
+#include "models/olive/drivers/io_memory_plan.hpp"
 #include "models/olive/matrix_file_memory.hpp"
 #include "models/olive/olive_schema.hpp"
 #include "models/runtime/memory_statement.hpp"
@@ -186,6 +187,25 @@ OlivePlan make_olive_plan(const ExperimentConfig& cfg, const PlanRequest& reques
   const auto cells = plan.network->cells;
   if (plan.generator)  // a generated network is built on the backend; the host holds g_CaL
     require_host_bytes(8.0 * double(cells), cfg.source.string(), fmt::format("[cells.g_cal]: g_CaL of {} cells", cells));
+  if (plan.generator && request.state_on_host) {
+    // On a CPU backend the generated network and the cells' state are host memory too. The least the run will hold
+    // (state in float, the junction bound, the generator's temporaries) is checked against the memory available
+    // now, before g_CaL or anything else of the run exists: a network far too large is refused in milliseconds.
+    olive::IoMemoryShape least;
+    least.cells = cells;
+    least.real_bytes = sizeof(float);
+    least.spikes = false;
+    least.generated = true;
+    least.junctions = plan.generator->junction_bound;
+    least.per_junction_g = !plan.generator->spec.constant_conductance();
+    least.symmetric = plan.generator->spec.symmetric;
+    least.generator_table_bytes = plan.generator->table_bytes();
+    try {
+      olive::require_memory(least, host_available_memory_bytes(), "this CPU backend's host memory (float, at least)");
+    } catch (const olive::MemoryPlanError& e) {
+      throw ConfigError(cfg.source.string() + ": [network]: " + e.what());
+    }
+  }
   try {
     plan.g_cal = make_g_cal(cfg.g_cal, cells);
   } catch (const ConfigError&) {

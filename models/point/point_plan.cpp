@@ -9,6 +9,7 @@
 #include "backends/hardware_info.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/point/point_schema.hpp"
+#include "spiking/network_memory.hpp"
 
 namespace kbrain::point {
 
@@ -66,17 +67,42 @@ void apply_cortex_methods(const ExperimentConfig& cfg, point::PointParameters& p
 spiking::WeightSpec to_spec(const SpikingWeightConfig& w) { return {w.kind, w.value, w.low, w.high}; }
 
 // The plan's per-neuron host arrays (initial values, cell parameters, drive: at most kHostValuesPerNeuron doubles
-// each) must fit the host's available memory; the network itself is checked against the simulating backend when a
-// run starts (spiking/network_memory.hpp).
+// each) must fit the host's available memory, measured before anything is allocated. Where the run's state lives in
+// host memory too (a CPU backend), so must the synapses the network will keep (10 bytes each, at least: target,
+// weight, packed delay): a network far too large is then refused here, before its setup arrays exist, instead of
+// after gigabytes of them. The whole network is checked against the simulating backend when the run starts
+// (spiking/network_memory.hpp).
 constexpr double kHostValuesPerNeuron = 12;
-void require_host_setup_memory(const ExperimentConfig& cfg, std::int64_t neurons) {
-  const double need = kHostValuesPerNeuron * 8.0 * double(neurons);
+constexpr double kKeptBytesPerSynapse = 10;
+double host_setup_bytes(const spiking::NetworkSpec& ns, bool state_on_host) {
+  return kHostValuesPerNeuron * 8.0 * double(ns.neurons) +
+         (state_on_host ? kKeptBytesPerSynapse * spiking::synapse_bound(ns) : 0.0);
+}
+void require_host_setup_memory(const ExperimentConfig& cfg, const spiking::NetworkSpec& ns, bool state_on_host) {
+  const double need = host_setup_bytes(ns, state_on_host);
   const double available = double(host_available_memory_bytes());
   if (available <= 0 || need <= available) return;
+  // the largest network of the same rule (the excitatory share and every other setting kept) that passes this check
+  const auto sized = [&](std::int64_t n) {
+    spiking::NetworkSpec t = ns;
+    t.neurons = n;
+    t.excitatory = static_cast<std::int64_t>(double(ns.excitatory) * double(n) / double(std::max<std::int64_t>(1, ns.neurons)));
+    if (t.connectivity == "fixed_in_degree") t.in_degree = std::min(ns.in_degree, std::max<std::int64_t>(0, n - 1));
+    return t;
+  };
+  std::int64_t lo = 0, hi = ns.neurons;  // host_setup_bytes(sized(lo)) fits, sized(hi) does not
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    (host_setup_bytes(sized(mid), state_on_host) <= available ? lo : hi) = mid;
+  }
   throw ConfigError(fmt::format("{}: [network]: {} neurons need {:.2f} GiB of host memory for their initial values "
-                                "and drive but {:.2f} GiB are available; at most {} neurons fit",
-                                cfg.source.string(), neurons, need / 1073741824.0, available / 1073741824.0,
-                                static_cast<std::int64_t>(available / (kHostValuesPerNeuron * 8.0))));
+                                "and drive{} but {:.2f} GiB are available (measured before the run allocated "
+                                "anything); at most {} neurons of this network's rule fit",
+                                cfg.source.string(), ns.neurons, need / 1073741824.0,
+                                state_on_host ? fmt::format(" and, on this CPU backend, their {:.4g} synapses",
+                                                            spiking::synapse_bound(ns))
+                                              : std::string(),
+                                available / 1073741824.0, lo));
 }
 
 }  // namespace
@@ -154,7 +180,7 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
                                     "use storage = \"csr\"",
                                     cfg.source.string(), double(neurons) * double(neurons) * 4.0 / (1ull << 30),
                                     neurons));
-    require_host_setup_memory(cfg, neurons);
+    require_host_setup_memory(cfg, ns, request.state_on_host);
     point::PointSetup setup = point::make_point_setup(p, initial, ns, drive);
     setup.dense_synapses = s.storage == "dense";
     plan.setup = std::make_shared<const point::PointSetup>(std::move(setup));

@@ -144,6 +144,13 @@ if ! ldd "$kb" 2> /dev/null | grep -q 'libasan' && (ulimit -v 4000000; "$kb" bac
     fail "compare: no refusal row for 3500 in float: $(cat cmp/compare.csv)"
   grep -q '^20000,serial,double,.*not run: .*the 20000 x 20000 mesh.* needs .* of host memory but .* are available' \
     cmp/compare.csv || fail "compare: no refusal row for 20000: $(cat cmp/compare.csv)"
+  # compare: a sweep none of whose sizes fits has no result: exit 2, naming the first refusal, no finished folder
+  (ulimit -v 4000000; "$kb" compare "$(dirname "$exp")/io_mesh_sweep.toml" --sizes 20000 --backends serial \
+     --precisions double --steps 10 -o none_fit --no-plots > none.log 2>&1; echo $? > rc.txt)
+  [ "$(cat rc.txt)" = 2 ] || fail "compare with no size that fits exited $(cat rc.txt), not 2: $(tail -3 none.log)"
+  grep -q "no point of the comparison fits this machine; the first: 20000 serial double: .*20000 x 20000 mesh" none.log ||
+    fail "compare with no size that fits: message: $(tail -3 none.log)"
+  [ ! -e none_fit ] || fail "compare with no size that fits left none_fit/ as if finished"
   # compare --threads: its per-count comparisons record the size that does not fit, and the table lists it as not run
   if "$kb" backends | grep -q "^  openmp"; then
     (ulimit -v 4000000; "$kb" compare "$(dirname "$exp")/io_mesh_sweep.toml" --threads 1 --sizes 8,20000 \
