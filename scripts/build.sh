@@ -6,6 +6,8 @@
 #   KBRAIN_JOBS    parallel build jobs (default: nproc)
 #   KBRAIN_NATIVE  1 (default): compile host code for this machine's CPU (-march=native: AVX2/AVX-512 + FMA for the
 #                  SIMD host kernels); 0: portable x86-64 binaries
+#   KBRAIN_BENCH   1 (default): the benchmarks too; 0: without them (scripts/test.sh: the tests do not run them, and
+#                  the CUDA build compiles every benchmark translation unit)
 #   KBRAIN_MPI     auto (default): the MPI runner and its tests when mpicxx and mpiexec are found (setup_deps.sh
 #                  installs Open MPI); 1: require MPI; 0: MPI-free build. `kbrain` starts MPI only under mpirun.
 set -euo pipefail
@@ -21,10 +23,11 @@ case "$variant" in
     [ -n "$nvcc_bin" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || nvcc_bin=/usr/local/cuda/bin/nvcc
     if [ -z "$nvcc_bin" ]; then echo "[build] cuda: nvcc not found (install the CUDA toolkit)" >&2; exit 1; fi
     export PATH="$(dirname "$nvcc_bin"):$PATH"
-    flags=(-DKBRAIN_ENABLE_CUDA=ON -DKBRAIN_BUILD_BENCH=ON) ;;
+    flags=(-DKBRAIN_ENABLE_CUDA=ON) ;;
   *) echo "usage: scripts/build.sh [host|cuda] [cmake args...]" >&2; exit 2 ;;
 esac
 [ "${KBRAIN_NATIVE:-1}" = 1 ] && flags+=(-DKBRAIN_NATIVE_ARCH=ON) || flags+=(-DKBRAIN_NATIVE_ARCH=OFF)
+[ "${KBRAIN_BENCH:-1}" = 1 ] && flags+=(-DKBRAIN_BUILD_BENCH=ON) || flags+=(-DKBRAIN_BUILD_BENCH=OFF)
 case "${KBRAIN_MPI:-auto}" in
   1) flags+=(-DKBRAIN_ENABLE_MPI=ON) ;;
   0) flags+=(-DKBRAIN_ENABLE_MPI=OFF) ;;

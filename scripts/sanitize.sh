@@ -27,7 +27,7 @@ cd "$build"
 # The reference tests (label reference) are Python programs around other executables: left out.
 if [ $# -eq 0 ]; then set -- -R '\.(host|serial)$' -LE reference; fi
 sanitizer_tests() {
-  ctest --output-on-failure "$@"
+  ctest --output-on-failure -j "${KBRAIN_TEST_JOBS:-$(nproc)}" "$@"
   # The program end to end (options, output folder, recorders, run.json): one short run per model family.
   local kbrain="$build/experiments/program/kbrain" experiment
   "$kbrain" backends >/dev/null
