@@ -42,6 +42,10 @@ struct VariableInfo {
 // The plausible bound of a membrane potential: no cell holds 10 V; a state beyond it is a blow-up on its way to
 // infinity, not a result.
 inline constexpr double kPlausibleMembraneMv = 1e4;
+// The bound a variable of this unit gets by default: potentials (mV) kPlausibleMembraneMv, anything else none.
+inline double plausible_bound_for_unit(const std::string& unit) {
+  return unit == "mV" ? kPlausibleMembraneMv : std::numeric_limits<double>::infinity();
+}
 
 // A setting of `[simulation]` that only this model has, e.g. the IO model's gap_kernel = "auto|fused|split|tiled".
 struct ModelOption {

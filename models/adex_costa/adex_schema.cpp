@@ -46,9 +46,8 @@ ModelSchema adex_schema() {
   s.family = "model_tables";
   s.parameters = adex_parameter_table().infos(AdexCostaParams{});
   const char* units[NUM_ADEX_VARS] = {"mV", "mV", "pA", "pA", "1", "1", "1", "1", "1", "1", "1"};
-  for (int v = 0; v < NUM_ADEX_VARS; ++v)  // V_M and V_T are potentials
-    s.variables.push_back({kAdexVarNames[v], units[v],
-                           std::string(units[v]) == "mV" ? kPlausibleMembraneMv : std::numeric_limits<double>::infinity()});
+  for (int v = 0; v < NUM_ADEX_VARS; ++v)
+    s.variables.push_back({kAdexVarNames[v], units[v], plausible_bound_for_unit(units[v])});
   s.parameter_sets = {"costa2015"};
   s.tables.push_back(TableSpec{
       "simulation",

@@ -40,11 +40,18 @@ KOKKOS_INLINE_FUNCTION bool not_finite(Real x) {
 // The variables one check reads (every model checks fewer).
 inline constexpr int kMaxCheckedVars = 32;
 
+// A checked value the run must stop on: NaN, ±inf, or a magnitude beyond `bound` (compared in double, so a float
+// state's bound is the same number as a double state's).
+template <class Real>
+KOKKOS_INLINE_FUNCTION bool implausible(Real x, double bound) {
+  const double magnitude = x < Real(0) ? -double(x) : double(x);
+  return not_finite(x) || !(magnitude <= bound);
+}
+
 // The smallest flat index var_slot * count + i whose value is not finite or beyond its slot's bound: per index i its
 // first such slot, then the minimum over i (the smallest slot wins, then the smallest i: the same answer as a scan
 // of the flat index). The slots and bounds travel in the functor, so a check allocates nothing and copies nothing
-// before its reduction, and an index needs no 64-bit division. A bound is compared in double: a float state's
-// bound is the same number as a double state's.
+// before its reduction, and an index needs no 64-bit division.
 template <class Reader, class Real>
 struct FirstImplausibleFunctor {
   Reader read;
@@ -54,9 +61,7 @@ struct FirstImplausibleFunctor {
   std::int64_t count = 0;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& first) const {
     for (int slot = 0; slot < slots; ++slot) {
-      const Real x = Real(read(vars[slot], i));
-      const double magnitude = x < Real(0) ? -double(x) : double(x);
-      if (not_finite(x) || !(magnitude <= bounds[slot])) {
+      if (implausible(Real(read(vars[slot], i)), bounds[slot])) {
         const std::int64_t k = slot * count + i;
         if (k < first) first = k;
         return;

@@ -41,8 +41,8 @@ ModelSchema olive_schema() {
   for (int v = 0; v < olive::NUM_VARS; ++v) {
     const std::string name = olive::kVarNames[v];
     const bool voltage = name.rfind("v_", 0) == 0;
-    s.variables.push_back({name, voltage ? "mV" : name == "i_cah" ? "uA/cm^2" : "1",
-                           voltage ? kPlausibleMembraneMv : std::numeric_limits<double>::infinity()});
+    const std::string unit = voltage ? "mV" : name == "i_cah" ? "uA/cm^2" : "1";
+    s.variables.push_back({name, unit, plausible_bound_for_unit(unit)});
   }
   for (const char* const* n = olive::io_parameter_set_names(); *n; ++n) s.parameter_sets.emplace_back(*n);
   s.options.push_back({"gap_kernel", {"auto", "fused", "split", "tiled"},

@@ -81,8 +81,8 @@ ModelSchema spiking_schema(const std::string& kind, const std::string& summary, 
   s.family = "spiking_network";
   s.parameters = point_parameter_table(kind).infos(point_parameter_set(sets.front()).params);
   for (const char* v : variables) {
-    const bool voltage = std::string(v) == "v";
-    s.variables.push_back({v, voltage ? "mV" : "", voltage ? kPlausibleMembraneMv : std::numeric_limits<double>::infinity()});
+    const std::string unit = std::string(v) == "v" ? "mV" : "";
+    s.variables.push_back({v, unit, plausible_bound_for_unit(unit)});
   }
   s.parameter_sets = std::move(sets);
   s.integrators = std::move(integrators);

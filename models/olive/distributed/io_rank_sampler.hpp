@@ -5,7 +5,6 @@
 // stops at the same check with the same answer. Collective: the ranks construct, drain and check at the same steps
 // (they capture at the same steps into rings of the same size, so they fill together). Only compiled with
 // KBRAIN_ENABLE_MPI.
-#include <cmath>
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -117,9 +116,8 @@ class IoRankSampler {
     std::int64_t first = std::numeric_limits<std::int64_t>::max();
     for (std::size_t slot = 0; slot < variables.size(); ++slot)
       for (std::int64_t l = 0; l < s.plan->owned; ++l)
-        if (const auto x = host(variables[slot], l);
-            not_finite(x) || !(std::abs(double(x)) <= (bounds.empty() ? std::numeric_limits<double>::infinity()
-                                                                      : bounds[slot])))
+        if (implausible(host(variables[slot], l),
+                        bounds.empty() ? std::numeric_limits<double>::infinity() : bounds[slot]))
           first = std::min(first, static_cast<std::int64_t>(slot) * cells + s.plan->global[l]);
     return first;
   }
