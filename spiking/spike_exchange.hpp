@@ -99,6 +99,49 @@ struct SpikeCompactFunctor {
   }
 };
 
+// SpikeCompactFunctor over blocks of kCompactBlock flags per index (host backends): the same list, counts and log,
+// with the per-flag work a plain loop (the non-final pass of a parallel scan is a vectorisable sum).
+inline constexpr int kCompactBlock = 256;
+template <class Mem>
+struct SpikeCompactBlocksFunctor {
+  SpikeCompactFunctor<Mem> f;
+
+  void operator()(const int block, int& offset, const bool final) const {
+    const int b = block * kCompactBlock;
+    const int e = f.size - b < kCompactBlock ? f.size : b + kCompactBlock;
+    const int* const flags = f.flags.data();
+    if (!final) {
+      int count = 0;
+#pragma omp simd reduction(+ : count)
+      for (int i = b; i < e; ++i) count += flags[i];
+      offset += count;
+      return;
+    }
+    const int step = f.clock.later_kernel_step();
+    const int slot = step_counter(step);
+    const bool logged = f.log_capacity > 0;
+    const long long log_start = logged ? f.counters(LogUsed) : 0;
+    int at = offset;
+    for (int i = b; i < e; ++i) {
+      if (!flags[i]) continue;
+      f.list(at) = i;
+      if (logged && i < f.neurons && log_start + at < f.log_capacity) {
+        f.log(2 * (log_start + at)) = step + 1;  // logged as updates done
+        f.log(2 * (log_start + at) + 1) = i;
+      }
+      ++at;
+    }
+    // the counts: the list's end after the block that holds the last neuron, and after the last block
+    if (b < f.neurons && f.neurons <= e) {
+      int neuron_end = offset;
+      for (int i = b; i < f.neurons; ++i) neuron_end += flags[i];
+      f.counters(slot + 1) = neuron_end;
+    }
+    if (e == f.size) f.counters(slot) = at;
+    offset = at;
+  }
+};
+
 // The step's bookkeeping, by one thread of its last kernel: zero the next step's count pair, add the step's
 // spikes to the total and its neuron spikes to the log's fill, and move the clock to the next step.
 template <class Mem>
@@ -125,16 +168,23 @@ struct StepAdvanceFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const int) const { advance_step(counters, log_capacity, clock); }
 };
 
-// Adds synapse k's fixed-point weight into its target's ring slot for step + 1 + delay (native 64-bit integer
-// atomics: the sums do not depend on the order).
+// Adds synapse k's fixed-point weight into its target's ring slot for step + 1 + delay; `first` is the slot of
+// step + 1 (a delay is below the slot count, so one subtraction wraps it). Native 64-bit integer atomics (the sums
+// do not depend on the order), or a plain add where one thread delivers everything (exclusive).
 template <class Mem>
 KOKKOS_INLINE_FUNCTION void deliver_synapse(const DeviceSynapses<Mem>& syn,
                                             const Kokkos::View<long long**, Kokkos::LayoutRight, Mem>& ring,
-                                            const int step, const int slots, const int receptors,
-                                            const std::int64_t k) {
+                                            const int first, const int slots, const int receptors,
+                                            const std::int64_t k, const bool exclusive = false) {
   const int dr = syn.delay_receptor(k);
-  const int slot = (step + 1 + (dr >> 1)) % slots;
-  kx::atomic_add_i64(&ring(slot * receptors + (dr & 1), syn.target(k)), static_cast<long long>(syn.weight(k)));
+  int slot = first + (dr >> 1);
+  if (slot >= slots) slot -= slots;
+  long long& sum = ring(slot * receptors + (dr & 1), syn.target(k));
+  const long long w = static_cast<long long>(syn.weight(k));
+  if (exclusive)
+    sum += w;
+  else
+    kx::atomic_add_i64(&sum, w);
 }
 
 template <class Exec>
@@ -154,11 +204,15 @@ struct SpikeDeliverFunctor {
     const int step = clock.later_kernel_step();
     if (last_of_step && team.league_rank() == 0 && team.team_rank() == 0) advance_step(counters, log_capacity, clock);
     const long long count = counters(step_counter(step));
+    const int first = (step + 1) % slots;
+    // one thread in all (Serial, or one OpenMP thread): plain adds
+    const bool exclusive = team.league_size() == 1 && team.team_size() == 1;
     for (long long s = team.league_rank(); s < count; s += team.league_size()) {
       const int pre = list(s);
       const std::int64_t begin = syn.offsets(pre), end = syn.offsets(pre + 1);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end),
-                           [&](const std::int64_t k) { deliver_synapse(syn, ring, step, slots, receptors, k); });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t k) {
+        deliver_synapse(syn, ring, first, slots, receptors, k, exclusive);
+      });
     }
   }
 };
@@ -183,11 +237,11 @@ struct SpikeDeliverWarpsFunctor {
     if (last_of_step && i == 0) advance_step(counters, log_capacity, clock);
     const long long count = counters(step_counter(step));
     const int lane = i & 31;
+    const int first = (step + 1) % slots;
     for (long long s = i >> 5; s < count; s += warps) {
       const int pre = list(s);
       const std::int64_t end = syn.offsets(pre + 1);
-      for (std::int64_t k = syn.offsets(pre) + lane; k < end; k += 32)
-        deliver_synapse(syn, ring, step, slots, receptors, k);
+      for (std::int64_t k = syn.offsets(pre) + lane; k < end; k += 32) deliver_synapse(syn, ring, first, slots, receptors, k);
     }
   }
 };

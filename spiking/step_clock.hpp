@@ -46,6 +46,12 @@ struct FirstKernelOfStep {
     if (i == 0) clock.publish();
     f(i);
   }
+  // Host chunked kernels: index 0 is the first chunk.
+  template <class Tag>
+  KOKKOS_INLINE_FUNCTION void operator()(Tag tag, const int i) const {
+    if (i == 0) clock.publish();
+    f(tag, i);
+  }
   template <class G = F>
   KOKKOS_INLINE_FUNCTION PrologueOf<G> prologue(const int i) const {
     return f.prologue(i);

@@ -12,6 +12,8 @@
 #include "backends/range_launch.hpp"
 #include "backends/serial/serial_backend.hpp"
 #include "models/point/hh_step.hpp"
+#include "models/point/izhikevich_step.hpp"
+#include "models/point/lif_step.hpp"
 #include "models/point/point_parameters.hpp"
 #include "models/point/point_network.hpp"
 #include "tests/backend_types.hpp"
@@ -292,6 +294,154 @@ TEST_SUITE("point_neurons") {
     check(float{});
   }
   TEST_CASE_TEMPLATE_APPLY(hh_chained_prologue, KBRAIN_TEST_BACKENDS);
+
+  // One LIF step from a spread state (voltages from below rest to above threshold, every fourth neuron refractory,
+  // arrivals in the ring for every third), with the parameter set `set` and integrator `integrator`. Chunked: the
+  // host backends' launch (chunks of kLifHostChunk neurons, each one vector loop), else one neuron per index.
+  template <class Exec, class Real, class Options, bool Chunked>
+  point::LifStepFunctor<Exec, Real, Options> lif_one_step(int n, const char* set, Integrator integrator) {
+    using Mem = typename Exec::memory_space;
+    point::PointParameters params = point::point_parameter_set(set).params;
+    params.integrator = integrator;
+    point::PointState<Real, Mem> st;
+    st.v = test::counter_view<Real, Mem>("v", n, -75.0, -45.0, 0);
+    st.ge = test::counter_view<Real, Mem>("ge", n, 0.0, 5.0, 4);
+    st.gi = test::counter_view<Real, Mem>("gi", n, 0.0, 30.0, 5);
+    st.last_spike = Kokkos::View<int*, Mem>("last_spike", n);
+    auto last = Kokkos::create_mirror_view(st.last_spike);
+    for (int i = 0; i < n; ++i) last(i) = i % 4 == 0 ? 3 : -1000000;
+    Kokkos::deep_copy(st.last_spike, last);
+    point::StepInputs<Real, Mem> in;
+    in.ring = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("ring", 2, n);
+    auto ring = Kokkos::create_mirror_view(in.ring);
+    for (int i = 0; i < n; i += 3) ring(0, i) = 1000 + i, ring(1, i) = 7 * i;
+    Kokkos::deep_copy(in.ring, ring);
+    in.inv_scale[0] = 1e-3;
+    in.inv_scale[1] = 2e-3;
+    in.i_ext = test::counter_view<Real, Mem>("i_ext", n, 0.0, 300.0, 6);
+    in.noise_sd = Kokkos::View<Real*, Mem>("noise_sd", n);
+    in.noisy = false;
+    in.clock = spiking::make_step_clock<Mem>(5);
+    in.spikes.flags = Kokkos::View<int*, Mem>("flags", n);
+    in.spikes.neurons = n;
+    const point::LifStepFunctor<Exec, Real, Options> step{st, in, point::LifConstants<Real>::make(params)};
+    if constexpr (Chunked)
+      Kokkos::parallel_for("lif_step", Kokkos::RangePolicy<Exec, point::LifChunkTag>(0, (n + point::kLifHostChunk - 1) / point::kLifHostChunk), step);
+    else
+      Kokkos::parallel_for("lif_step", Kokkos::RangePolicy<Exec>(0, n), step);
+    Kokkos::fence();
+    return step;
+  }
+
+  // The LIF step with COBA's or CUBA's options fixed at compile time computes the expressions of the options read
+  // at run time, and the host backends' chunked vector loop the per-neuron step's: the same bits, for every
+  // integrator the options read (the fixed ones where they apply).
+  TEST_CASE_TEMPLATE_DEFINE("LIF: fixed options and the host's chunked step give the per-neuron step's bits", Backend,
+                            lif_fixed_options) {
+    using Exec = typename Backend::execution_space;
+    constexpr bool host = !Backend::is_gpu;
+    const auto same = [](const auto& a, const auto& b) {
+      CHECK(test::same_bits(a.s.v, b.s.v));
+      CHECK(test::same_bits(a.s.ge, b.s.ge));
+      CHECK(test::same_bits(a.s.gi, b.s.gi));
+      CHECK(test::same_bits(a.s.last_spike, b.s.last_spike));
+      CHECK(test::same_bits(a.in.spikes.flags, b.in.spikes.flags));
+    };
+    const auto check = [&](auto real, auto options, const char* set, Integrator fixed) {
+      using Real = decltype(real);
+      using Options = decltype(options);
+      constexpr int n = 999;
+      REQUIRE(point::LifConstants<Real>::make(point::point_parameter_set(set).params).synapse ==
+              Options::synapse(point::LifConstants<Real>{}));
+      const auto read = lif_one_step<Exec, Real, point::LifAnyOptions, false>(n, set, fixed);
+      same(read, lif_one_step<Exec, Real, Options, false>(n, set, fixed));
+      if constexpr (host) same(read, lif_one_step<Exec, Real, Options, true>(n, set, fixed));
+      for (Integrator integrator : {Integrator::Euler, Integrator::ExponentialEuler, Integrator::Exact, Integrator::Rk4}) {
+        CAPTURE(static_cast<int>(integrator));
+        const auto any = lif_one_step<Exec, Real, point::LifAnyOptions, false>(n, set, integrator);
+        if constexpr (host) same(any, lif_one_step<Exec, Real, point::LifAnyOptions, true>(n, set, integrator));
+        // the step did something: some neurons spiked, none of the refractory ones, and the arrivals were taken
+        const auto flags = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), any.in.spikes.flags);
+        const auto ring = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), any.in.ring);
+        int spikes = 0, refractory_spikes = 0;
+        long long left = 0;
+        for (int i = 0; i < n; ++i) spikes += flags(i), refractory_spikes += i % 4 == 0 && flags(i), left += ring(0, i) + ring(1, i);
+        CHECK(spikes > 0);
+        CHECK(spikes < n);
+        CHECK(refractory_spikes == 0);
+        CHECK(left == 0);
+      }
+    };
+    check(double{}, point::LifCobaOptions{}, "coba", Integrator::Euler);
+    check(float{}, point::LifCobaOptions{}, "coba", Integrator::Euler);
+    check(double{}, point::LifCubaOptions{}, "cuba", Integrator::Exact);
+    check(float{}, point::LifCubaOptions{}, "cuba", Integrator::Exact);
+  }
+  TEST_CASE_TEMPLATE_APPLY(lif_fixed_options, KBRAIN_TEST_BACKENDS);
+
+  // One Izhikevich step from a spread state (some neurons above the peak after the step), arrivals in the ring for
+  // every third neuron, by the host backends' chunked launch or one neuron per index.
+  template <class Exec, class Real, bool Chunked>
+  point::IzhikevichStepFunctor<Exec, Real> izhikevich_one_step(int n, Integrator integrator) {
+    using Mem = typename Exec::memory_space;
+    point::PointState<Real, Mem> st;
+    st.v = test::counter_view<Real, Mem>("v", n, -70.0, 29.0, 0);
+    st.u = test::counter_view<Real, Mem>("u", n, -15.0, 5.0, 1);
+    st.a = test::counter_view<Real, Mem>("a", n, 0.02, 0.1, 2);
+    st.b = test::counter_view<Real, Mem>("b", n, 0.2, 0.25, 3);
+    st.c = test::counter_view<Real, Mem>("c", n, -65.0, -50.0, 4);
+    st.d = test::counter_view<Real, Mem>("d", n, 2.0, 8.0, 5);
+    st.last_spike = Kokkos::View<int*, Mem>("last_spike", n);
+    point::StepInputs<Real, Mem> in;
+    in.ring = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("ring", 2, n);
+    auto ring = Kokkos::create_mirror_view(in.ring);
+    for (int i = 0; i < n; i += 3) ring(0, i) = 1000 + 3 * i;
+    Kokkos::deep_copy(in.ring, ring);
+    in.inv_scale[0] = 1e-3;
+    in.i_ext = test::counter_view<Real, Mem>("i_ext", n, 0.0, 10.0, 6);
+    in.noise_sd = Kokkos::View<Real*, Mem>("noise_sd", n);
+    in.noisy = false;
+    in.clock = spiking::make_step_clock<Mem>(5);
+    in.spikes.flags = Kokkos::View<int*, Mem>("flags", n);
+    in.spikes.neurons = n;
+    const point::IzhikevichStepFunctor<Exec, Real> step{st, in, Real(1), Real(30), static_cast<int>(integrator)};
+    if constexpr (Chunked)
+      Kokkos::parallel_for("izh_step", Kokkos::RangePolicy<Exec, point::IzhikevichChunkTag>(0, (n + point::kIzhikevichHostChunk - 1) / point::kIzhikevichHostChunk), step);
+    else
+      Kokkos::parallel_for("izh_step", Kokkos::RangePolicy<Exec>(0, n), step);
+    Kokkos::fence();
+    return step;
+  }
+
+  TEST_CASE_TEMPLATE_DEFINE("Izhikevich: the host's chunked step gives the per-neuron step's bits", Backend,
+                            izhikevich_chunked) {
+    using Exec = typename Backend::execution_space;
+    if constexpr (!Backend::is_gpu) {
+      const auto check = [](auto real, Integrator integrator) {
+        using Real = decltype(real);
+        constexpr int n = 999;
+        const auto one = izhikevich_one_step<Exec, Real, false>(n, integrator);
+        const auto chunked = izhikevich_one_step<Exec, Real, true>(n, integrator);
+        CHECK(test::same_bits(one.s.v, chunked.s.v));
+        CHECK(test::same_bits(one.s.u, chunked.s.u));
+        CHECK(test::same_bits(one.s.last_spike, chunked.s.last_spike));
+        CHECK(test::same_bits(one.in.spikes.flags, chunked.in.spikes.flags));
+        const auto flags = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), chunked.in.spikes.flags);
+        const auto ring = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), chunked.in.ring);
+        int spikes = 0;
+        long long left = 0;
+        for (int i = 0; i < n; ++i) spikes += flags(i), left += ring(0, i);
+        CHECK(spikes > 0);
+        CHECK(spikes < n);
+        CHECK(left == 0);
+      };
+      for (Integrator integrator : {Integrator::NetM, Integrator::Euler}) {
+        check(double{}, integrator);
+        check(float{}, integrator);
+      }
+    }
+  }
+  TEST_CASE_TEMPLATE_APPLY(izhikevich_chunked, KBRAIN_TEST_BACKENDS);
 
   TEST_CASE("HH M current: p settles at p_inf(v) at rest, and the current makes the neuron adapt") {
     const auto p_inf = [](double v) { return 1.0 / (1.0 + std::exp(-(v + 35.0) / 10.0)); };

@@ -51,6 +51,9 @@ int main(int argc, char** argv) {
                message);
     return 2;
   }
+  // A Serial run starts Kokkos' OpenMP backend with one thread: no idle worker spins beside it, and its Views are
+  // not initialised by a thread team (--threads still decides where given).
+  if (threads <= 0 && *cli.run_cmd && cli.run.backend == "serial") threads = 1;
   threads = kbrain::host_thread_count(threads);
   kbrain::state_default_thread_binding();
 

@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/kokkos_compat.hpp"
+#include "models/common/simd_exp.hpp"
 #include "models/point/point_parameters.hpp"
 #include "models/point/point_state.hpp"
 #include "models/point/step_inputs.hpp"
@@ -16,10 +17,42 @@ namespace kbrain::point {
 
 // x / (exp(x) - 1) written as 1 / exprel(x); exprel(x) = expm1(x) / x, 1 at |x| < 1e-16 (as Brian2).
 template <class Real>
-KOKKOS_INLINE_FUNCTION Real exprel(Real x) {
+KOKKOS_FORCEINLINE_FUNCTION Real exprel(Real x) {
   if (kx::fabs(x) < Real(1e-16)) return Real(1);
   return kx::expm1(x) / x;
 }
+
+// How the step evaluates exp and exprel. HhLibmMath: the backend's own exp and expm1 (GPUs, and any per-neuron
+// launch). HhVectorMath: the project's branch-free exp (models/common/simd_exp.hpp), with which the host backends'
+// chunk loop vectorises; exprel as a Taylor polynomial below |x| = 1/16 (truncation under an ulp) and
+// (exp(x) - 1) / x above. Within a few ulp of libm, not the same bits: host and GPU runs of an HH network agree
+// statistically, not spike for spike (as GPU and CPU already did: the GPU's exp is not libm's).
+struct HhLibmMath {
+  template <class Real>
+  KOKKOS_FORCEINLINE_FUNCTION static Real exp(Real x) { return kx::exp(x); }
+  template <class Real>
+  KOKKOS_FORCEINLINE_FUNCTION static Real exprel(Real x) { return point::exprel(x); }
+};
+struct HhVectorMath {
+  template <class Real>
+  KBRAIN_ALWAYS_INLINE static Real exp(Real x) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    return kx::exp(x);  // never called on a device; keeps device compilation of host-only paths valid
+#else
+    return simd_exp(x);
+#endif
+  }
+  template <class Real>
+  KBRAIN_ALWAYS_INLINE static Real exprel(Real x) {
+    const Real series =
+        Real(1) + x * (Real(1.0 / 2) + x * (Real(1.0 / 6) + x * (Real(1.0 / 24) + x * (Real(1.0 / 120) +
+        x * (Real(1.0 / 720) + x * (Real(1.0 / 5040) + x * Real(1.0 / 40320)))))));
+    const bool small = x < Real(0.0625) && x > Real(-0.0625);
+    const Real safe = small ? Real(1) : x;  // the quotient's branch never divides by 0
+    const Real quotient = (exp(safe) - Real(1)) / safe;
+    return small ? series : quotient;
+  }
+};
 
 template <class Real>
 struct HhConstants {
@@ -68,36 +101,36 @@ bool has_coba_options(const HhConstants<Real>& c) {
 }
 
 // Gate x with dx/dt = alpha (1 - x) - beta x, i.e. A = alpha, B = -(alpha + beta).
-template <class Real>
-KOKKOS_INLINE_FUNCTION Real gate_step(Real x, Real alpha, Real beta, Real dt, bool exponential) {
-  if (!exponential) return x + dt * (alpha * (Real(1) - x) - beta * x);
+template <class Real, class Math = HhLibmMath>
+KOKKOS_FORCEINLINE_FUNCTION Real gate_step(Real x, Real alpha, Real beta, Real dt, bool exponential) {
+  const Real euler = x + dt * (alpha * (Real(1) - x) - beta * x);
   const Real B = -(alpha + beta);
   const Real ba = alpha / B;
-  return -ba + (ba + x) * kx::exp(B * dt);
+  return exponential ? -ba + (ba + x) * Math::exp(B * dt) : euler;
 }
 
 // The gates' next values, each a function of v and the gate at the step's start alone (its own rates and
 // exponential), so they can be computed in any order or on different threads with the same bits.
-template <class Real>
-KOKKOS_INLINE_FUNCTION Real hh_m_next(Real v, Real m, const HhConstants<Real>& c, bool exponential) {
+template <class Real, class Math = HhLibmMath>
+KOKKOS_FORCEINLINE_FUNCTION Real hh_m_next(Real v, Real m, const HhConstants<Real>& c, bool exponential) {
   const Real u = v - c.v_t;
-  const Real alpha_m = Real(0.32 * 4) / exprel((Real(13) - u) / Real(4));
-  const Real beta_m = Real(0.28 * 5) / exprel((u - Real(40)) / Real(5));
-  return gate_step(m, alpha_m, beta_m, c.dt, exponential);
+  const Real alpha_m = Real(0.32 * 4) / Math::exprel((Real(13) - u) / Real(4));
+  const Real beta_m = Real(0.28 * 5) / Math::exprel((u - Real(40)) / Real(5));
+  return gate_step<Real, Math>(m, alpha_m, beta_m, c.dt, exponential);
 }
-template <class Real>
-KOKKOS_INLINE_FUNCTION Real hh_h_next(Real v, Real h, const HhConstants<Real>& c, bool exponential) {
+template <class Real, class Math = HhLibmMath>
+KOKKOS_FORCEINLINE_FUNCTION Real hh_h_next(Real v, Real h, const HhConstants<Real>& c, bool exponential) {
   const Real u = v - c.v_t;
-  const Real alpha_h = Real(0.128) * kx::exp((Real(17) - u) / Real(18));
-  const Real beta_h = Real(4) / (Real(1) + kx::exp((Real(40) - u) / Real(5)));
-  return gate_step(h, alpha_h, beta_h, c.dt, exponential);
+  const Real alpha_h = Real(0.128) * Math::exp((Real(17) - u) / Real(18));
+  const Real beta_h = Real(4) / (Real(1) + Math::exp((Real(40) - u) / Real(5)));
+  return gate_step<Real, Math>(h, alpha_h, beta_h, c.dt, exponential);
 }
-template <class Real>
-KOKKOS_INLINE_FUNCTION Real hh_n_next(Real v, Real n, const HhConstants<Real>& c, bool exponential) {
+template <class Real, class Math = HhLibmMath>
+KOKKOS_FORCEINLINE_FUNCTION Real hh_n_next(Real v, Real n, const HhConstants<Real>& c, bool exponential) {
   const Real u = v - c.v_t;
-  const Real alpha_n = Real(0.032 * 5) / exprel((Real(15) - u) / Real(5));
-  const Real beta_n = Real(0.5) * kx::exp((Real(10) - u) / Real(40));
-  return gate_step(n, alpha_n, beta_n, c.dt, exponential);
+  const Real alpha_n = Real(0.032 * 5) / Math::exprel((Real(15) - u) / Real(5));
+  const Real beta_n = Real(0.5) * Math::exp((Real(10) - u) / Real(40));
+  return gate_step<Real, Math>(n, alpha_n, beta_n, c.dt, exponential);
 }
 
 // One HH step of neuron i in four parts that depend only on the state at the step's start: the gates m, h, n
@@ -107,7 +140,10 @@ KOKKOS_INLINE_FUNCTION Real hh_n_next(Real v, Real n, const HhConstants<Real>& c
 // parts"). The gates read only the neuron's own state, which no other kernel of a step writes, so they are the
 // launch's prologue (backends/launch_prologue.hpp): a chained launch computes them while the previous step's
 // delivery runs, and the membrane, which takes that delivery's arrivals and the step, after its wait.
+// Host backends run chunks of kHhHostChunk neurons per index instead, each one vector loop with HhVectorMath.
 // Options: HhAnyOptions, or HhCobaOptions where has_coba_options(c).
+inline constexpr int kHhHostChunk = 256;
+struct HhChunkTag {};
 template <class Exec, class Real, class Options = HhAnyOptions>
 struct HhStepFunctor {
   using Mem = typename Exec::memory_space;
@@ -141,35 +177,39 @@ struct HhStepFunctor {
 
   // Everything but the gates, from v, m, h, n at the step's start; reads and writes nothing the gates' parts touch.
   KOKKOS_INLINE_FUNCTION void membrane(const int i, const Real v, const Real m, const Real h, const Real n) const {
+    const Real e = in.take(0, i), inh = in.take(1, i);
+    in.emit(i, membrane_update<HhLibmMath>(i, in.step(), v, m, h, n, e, inh, in.current(i)));
+  }
+
+  // The membrane of neuron i at step `step` with this step's arrivals and input current I; returns whether it
+  // spiked. Every branch is a select (the host's vector loop).
+  template <class Math>
+  KOKKOS_FORCEINLINE_FUNCTION bool membrane_update(const int i, const int step, const Real v, const Real m, const Real h,
+                                              const Real n, const Real arrive_e, const Real arrive_i,
+                                              const Real I) const {
     const bool alpha = Options::alpha(c), m_current = Options::m_current(c);
     // exponential synapses: arrivals jump g; alpha synapses: arrivals jump x by e*w and g follows x (peak w at tau)
     Real ge = s.ge(i), gi = s.gi(i), xe = 0, xi = 0;
     if (alpha) {
-      xe = s.xe(i) + Real(2.718281828459045) * in.take(0, i);
-      xi = s.xi(i) + Real(2.718281828459045) * in.take(1, i);
+      xe = s.xe(i) + Real(2.718281828459045) * arrive_e;
+      xi = s.xi(i) + Real(2.718281828459045) * arrive_i;
     } else {
-      ge += in.take(0, i);
-      gi += in.take(1, i);
+      ge += arrive_e;
+      gi += arrive_i;
     }
     const Real p = m_current ? s.p(i) : Real(0);
-    const Real I = in.current(i);
     const bool exponential = Options::exponential(c);
     const Real dt = c.dt;
 
     const Real g_na = c.g_na * m * m * m * h, g_kd = c.g_kd * (n * n) * (n * n), g_m = c.g_m * p;
     const Real B = -(c.g_l + ge + gi + g_na + g_kd + g_m) / c.c_m;
     const Real A = (c.g_l * c.e_l + ge * c.e_e + gi * c.e_i + g_na * c.e_na + (g_kd + g_m) * c.e_k + I) / c.c_m;
-    Real v_new;
-    if (exponential) {
-      const Real ba = A / B;
-      v_new = -ba + (ba + v) * kx::exp(B * dt);
-    } else {
-      v_new = v + dt * (A + B * v);
-    }
+    const Real ba = A / B;
+    const Real v_new = exponential ? -ba + (ba + v) * Math::exp(B * dt) : v + dt * (A + B * v);
     if (m_current) {  // Yamada M current (Destexhe/Pospischil), v absolute
-      const Real p_inf = Real(1) / (Real(1) + kx::exp(-(v + Real(35)) / Real(10)));
-      const Real tau_p = Real(1000) / (Real(3.3) * kx::exp((v + Real(35)) / Real(20)) + kx::exp(-(v + Real(35)) / Real(20)));
-      s.p(i) = exponential ? p_inf + (p - p_inf) * kx::exp(-dt / tau_p) : p + dt * (p_inf - p) / tau_p;
+      const Real p_inf = Real(1) / (Real(1) + Math::exp(-(v + Real(35)) / Real(10)));
+      const Real tau_p = Real(1000) / (Real(3.3) * Math::exp((v + Real(35)) / Real(20)) + Math::exp(-(v + Real(35)) / Real(20)));
+      s.p(i) = exponential ? p_inf + (p - p_inf) * Math::exp(-dt / tau_p) : p + dt * (p_inf - p) / tau_p;
     }
     if (alpha) {  // dg/dt = (x - g) / tau, dx/dt = -x / tau (x frozen over the step for g, as the LIF model does)
       s.ge(i) = exponential ? xe + (ge - xe) * c.decay_e : ge + dt * (xe - ge) / c.tau_e;
@@ -180,11 +220,57 @@ struct HhStepFunctor {
       s.ge(i) = exponential ? ge * c.decay_e : ge - dt * ge / c.tau_e;
       s.gi(i) = exponential ? gi * c.decay_i : gi - dt * gi / c.tau_i;
     }
-    const bool nr = in.step() - s.last_spike(i) >= c.refractory_steps;
+    const int last = s.last_spike(i);
+    const bool nr = step - last >= c.refractory_steps;
     const bool spike = nr && v_new > c.v_th;
-    if (spike) s.last_spike(i) = in.step();
-    in.emit(i, spike);
+    s.last_spike(i) = spike ? step : last;
     s.v(i) = v_new;
+    return spike;
+  }
+
+  // Host backends: neurons [chunk * kHhHostChunk, ...): the inputs first (noise draws are scalar code), then one
+  // vector loop over the chunk with HhVectorMath, which writes the spike flags. Arrivals are read and cleared
+  // without a branch (a zero slot gives +0, as take()).
+  void operator()(HhChunkTag, const int chunk) const {
+    const int count = static_cast<int>(s.v.extent(0));
+    const int b = chunk * kHhHostChunk;
+    const int len = count - b < kHhHostChunk ? count - b : kHhHostChunk;
+    const int step = in.step();
+    Real current[kHhHostChunk];
+    if (in.noisy) {
+      for (int k = 0; k < len; ++k) current[k] = in.current(b + k);
+    } else {
+#pragma omp simd
+      for (int k = 0; k < len; ++k) current[k] = in.i_ext(b + k);
+    }
+    long long* const ring_e = in.slot_row(step, 0) + b;
+    long long* const ring_i = in.slot_row(step, 1) + b;
+    const double scale_e = in.inv_scale[0], scale_i = in.inv_scale[1];
+    const bool exponential = Options::exponential(c), append = in.spikes.append;
+    int* const flags = append ? nullptr : &in.spikes.flags(b);
+    int spiked[kHhHostChunk];
+#pragma omp simd
+    for (int k = 0; k < len; ++k) {
+      const int i = b + k;
+      const Real v = s.v(i), m = s.m(i), h = s.h(i), n = s.n(i);
+      const Real m_next = hh_m_next<Real, HhVectorMath>(v, m, c, exponential);
+      const Real h_next = hh_h_next<Real, HhVectorMath>(v, h, c, exponential);
+      const Real n_next = hh_n_next<Real, HhVectorMath>(v, n, c, exponential);
+      const Real e = static_cast<Real>(static_cast<double>(ring_e[k]) * scale_e);
+      const Real inh = static_cast<Real>(static_cast<double>(ring_i[k]) * scale_i);
+      ring_e[k] = 0;
+      ring_i[k] = 0;
+      spiked[k] = membrane_update<HhVectorMath>(i, step, v, m, h, n, e, inh, current[k]) ? 1 : 0;
+      s.m(i) = m_next;
+      s.h(i) = h_next;
+      s.n(i) = n_next;
+    }
+    if (append) {  // spikes appended by atomics (a benchmark's choice on CPUs)
+      for (int k = 0; k < len; ++k) in.emit(b + k, spiked[k] != 0);
+      return;
+    }
+#pragma omp simd
+    for (int k = 0; k < len; ++k) flags[k] = spiked[k];
   }
 };
 

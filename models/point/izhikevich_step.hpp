@@ -11,6 +11,10 @@
 
 namespace kbrain::point {
 
+// Host backends: neurons per index of the chunked step (one `omp simd` loop each).
+inline constexpr int kIzhikevichHostChunk = 256;
+struct IzhikevichChunkTag {};
+
 template <class Exec, class Real>
 struct IzhikevichStepFunctor {
   using Mem = typename Exec::memory_space;
@@ -26,14 +30,15 @@ struct IzhikevichStepFunctor {
   static constexpr int kFlopsEuler = 15;
   static int flops(int integrator) { return integrator == int(Integrator::NetM) ? kFlopsNetM : kFlopsEuler; }
 
-  KOKKOS_INLINE_FUNCTION static Real dv(Real v, Real u, Real I) {
+  KOKKOS_FORCEINLINE_FUNCTION static Real dv(Real v, Real u, Real I) {
     return Real(0.04) * v * v + Real(5) * v + Real(140) - u + I;
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+  // Neuron i of step `step` with input I (current and arrivals): integrate, threshold, reset; returns whether it
+  // spiked. Every branch is a select (the host's vector loop).
+  KOKKOS_FORCEINLINE_FUNCTION bool update(const int i, const int step, const Real I) const {
     Real v = s.v(i), u = s.u(i);
     const Real a = s.a(i), b = s.b(i);
-    const Real I = in.current(i) + in.take(0, i);
     if (integrator == int(Integrator::NetM)) {
       const Real half = dt / Real(2);
       v += half * dv(v, u, I);
@@ -45,14 +50,47 @@ struct IzhikevichStepFunctor {
       u += dt * a * (b * v_old - u);
     }
     const bool spike = v >= v_peak;
-    if (spike) {
-      v = s.c(i);
-      u += s.d(i);
-      s.last_spike(i) = in.step();
+    s.v(i) = spike ? s.c(i) : v;
+    s.u(i) = spike ? u + s.d(i) : u;
+    if (spike) s.last_spike(i) = step;
+    return spike;
+  }
+
+  // GPUs: one neuron per index.
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const Real I = in.current(i) + in.take(0, i);
+    in.emit(i, update(i, in.step(), I));
+  }
+
+  // Host backends: neurons [chunk * kIzhikevichHostChunk, ...): the inputs first (noise draws are scalar code), then
+  // one vector loop over the chunk that writes the spike flags. Arrivals are read and cleared without a branch (a
+  // zero slot gives +0, as take()).
+  void operator()(IzhikevichChunkTag, const int chunk) const {
+    const int n = static_cast<int>(s.v.extent(0));
+    const int b = chunk * kIzhikevichHostChunk;
+    const int len = n - b < kIzhikevichHostChunk ? n - b : kIzhikevichHostChunk;
+    const int step = in.step();
+    Real input[kIzhikevichHostChunk];
+    if (in.noisy) {
+      for (int k = 0; k < len; ++k) input[k] = in.current(b + k);
+    } else {
+#pragma omp simd
+      for (int k = 0; k < len; ++k) input[k] = in.i_ext(b + k);
     }
-    in.emit(i, spike);
-    s.v(i) = v;
-    s.u(i) = u;
+    long long* const ring = in.slot_row(step, 0) + b;
+    const double scale = in.inv_scale[0];
+#pragma omp simd
+    for (int k = 0; k < len; ++k) {
+      input[k] += static_cast<Real>(static_cast<double>(ring[k]) * scale);
+      ring[k] = 0;
+    }
+    if (in.spikes.append) {  // spikes appended by atomics (a benchmark's choice on CPUs): scalar code
+      for (int k = 0; k < len; ++k) in.emit(b + k, update(b + k, step, input[k]));
+      return;
+    }
+    int* const flags = &in.spikes.flags(b);
+#pragma omp simd
+    for (int k = 0; k < len; ++k) flags[k] = update(b + k, step, input[k]) ? 1 : 0;
   }
 };
 

@@ -5,10 +5,10 @@
 //   1. neuron kernel: take this step's arrivals from the ring, integrate, threshold, reset, and put the spikes in
 //      the step's spike sink: on GPUs each spike is appended to the spike list (and a neuron's to the device spike
 //      log) by an atomic increment in the neuron kernel itself (unordered; the host sorts the drained log); on CPUs
-//      it writes a flag;
+//      it writes a flag, over chunks of neurons that are each one vector loop (lif_step.hpp, izhikevich_step.hpp);
 //   2. Poisson sources put their spikes in the same sink (after the neurons);
-//   3. CPUs only: a parallel_scan turns the flags into the step's spike list (ascending index, deterministic), its
-//      counts in device counters, the neuron spikes appended to the log. A block-wise team compaction on GPUs was
+//   3. CPUs only: a parallel_scan over blocks of flags turns them into the step's spike list (ascending index,
+//      deterministic), its counts in device counters, the neuron spikes appended to the log. A block-wise team compaction on GPUs was
 //      tried and was slower (docs/journal/2026-11-22-cobahh-1m-f8edf49.md);
 //   4. a fixed league of teams (GPUs: warps; the count is read on the device) adds each spike's CSR synapses'
 //      fixed-point weights into ring slot (step + 1 + delay); with dense storage, one thread per target gathers the
@@ -104,6 +104,7 @@ class PointNetworkSimulation {
     list_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_list"),
                                     std::max<std::int64_t>(1, neurons_ + sources_));
     poisson_probability_ = setup.poisson_rate_hz * params_.dt * 1e-3;
+    noisy_ = std::any_of(setup.noise_sd.begin(), setup.noise_sd.end(), [](double sd) { return sd != 0.0; });
   }
 
   // Keep every neuron spike in a device log of `capacity` events (default: room for 64 steps of every neuron
@@ -192,6 +193,7 @@ class PointNetworkSimulation {
     in.spikes = sink;
     in.clock = clock_;
     in.noise_seed = seed_;
+    in.noisy = noisy_;
     launch_neurons(exec, in);
     if (sources_ > 0)
       launch_range<Backend>(exec, "kbrain::spiking::poisson", static_cast<int>(sources_),
@@ -202,7 +204,13 @@ class PointNetworkSimulation {
       const int size = static_cast<int>(neurons_ + sources_);
       spiking::SpikeCompactFunctor<Mem> compact{flags_, list_, counters, spikes_.log(), log_capacity, size,
                                                 static_cast<int>(neurons_), clock_};
-      Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(exec, 0, size), compact);
+      if constexpr (Backend::is_gpu) {
+        Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(exec, 0, size), compact);
+      } else {
+        const int blocks = (size + spiking::kCompactBlock - 1) / spiking::kCompactBlock;
+        Kokkos::parallel_scan("kbrain::spiking::compact", Kokkos::RangePolicy<Exec>(exec, 0, blocks),
+                              spiking::SpikeCompactBlocksFunctor<Mem>{compact});
+      }
     }
     probe_.lap(StepPhase::Compact);
     const bool csr = synapses_.count > 0, dense = !dense_.empty();
@@ -238,24 +246,42 @@ class PointNetworkSimulation {
     launch_range<Backend>(exec, name, static_cast<int>(neurons_), spiking::FirstKernelOfStep<F, Mem>{f, clock_});
   }
 
+  // A neuron step with a host form: one neuron per index on GPUs, chunks of `Chunk` neurons (each one vector loop,
+  // f(Tag, chunk)) on host backends.
+  template <class Tag, int Chunk, class F>
+  void launch_chunked(const Exec& exec, const char* name, const F& f) {
+    if constexpr (Backend::is_gpu) {
+      launch_first(exec, name, f);
+    } else {
+      const int chunks = static_cast<int>((neurons_ + Chunk - 1) / Chunk);
+      Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec, Tag>(exec, 0, chunks),
+                           spiking::FirstKernelOfStep<F, Mem>{f, clock_});
+    }
+  }
+
   void launch_neurons(const Exec& exec, const StepInputs<Real, Mem>& in) {
     switch (params_.model) {
       case NeuronModel::Lif:
-        launch_first(exec, "kbrain::point::lif",
-                     LifStepFunctor<Exec, Real>{state_, in, LifConstants<Real>::make(params_)});
+        with_lif_options(LifConstants<Real>::make(params_), [&](auto options) {
+          launch_chunked<LifChunkTag, kLifHostChunk>(
+              exec, "kbrain::point::lif",
+              LifStepFunctor<Exec, Real, decltype(options)>{state_, in, LifConstants<Real>::make(params_)});
+        });
         break;
       case NeuronModel::HhTraub: {
         const auto c = HhConstants<Real>::make(params_);
         if (has_coba_options(c))
-          launch_first(exec, "kbrain::point::hh", HhStepFunctor<Exec, Real, HhCobaOptions>{state_, in, c});
+          launch_chunked<HhChunkTag, kHhHostChunk>(exec, "kbrain::point::hh",
+                                                   HhStepFunctor<Exec, Real, HhCobaOptions>{state_, in, c});
         else
-          launch_first(exec, "kbrain::point::hh", HhStepFunctor<Exec, Real>{state_, in, c});
+          launch_chunked<HhChunkTag, kHhHostChunk>(exec, "kbrain::point::hh", HhStepFunctor<Exec, Real>{state_, in, c});
         break;
       }
       case NeuronModel::Izhikevich:
-        launch_first(exec, "kbrain::point::izhikevich",
-                     IzhikevichStepFunctor<Exec, Real>{state_, in, Real(params_.dt), Real(params_.v_threshold),
-                                                       static_cast<int>(params_.integrator)});
+        launch_chunked<IzhikevichChunkTag, kIzhikevichHostChunk>(
+            exec, "kbrain::point::izhikevich",
+            IzhikevichStepFunctor<Exec, Real>{state_, in, Real(params_.dt), Real(params_.v_threshold),
+                                              static_cast<int>(params_.integrator)});
         break;
       case NeuronModel::CortexHh:
         throw std::invalid_argument("cortex_hh networks run on cortex::CortexHhSimulation");
@@ -277,6 +303,7 @@ class PointNetworkSimulation {
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
   Kokkos::View<int*, Mem> flags_, list_;
   double poisson_probability_ = 0;
+  bool noisy_ = true;  // some neuron has a noise current
   spiking::DeviceSpikeLog<Mem> spikes_{"spike", neurons_, !AtomicAppend};  // spikes of a step: unordered if appended
   std::int64_t steps_done_ = 0;
 };

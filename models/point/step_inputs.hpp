@@ -23,6 +23,7 @@ struct StepInputs {
   spiking::SpikeSink<Mem> spikes;
   spiking::StepClock<Mem> clock;                             // read by the step's first kernel
   std::uint64_t noise_seed = 0;
+  bool noisy = true;                                         // false: no neuron has noise (host loops skip the draw)
 
   // Index of the step being computed (Brian2: t = step * dt).
   KOKKOS_INLINE_FUNCTION int step() const { return clock.first_kernel_step(); }
@@ -36,6 +37,11 @@ struct StepInputs {
     if (q == 0) return Real(0);
     ring(row, i) = 0;
     return static_cast<Real>(static_cast<double>(q) * inv_scale[r]);
+  }
+
+  // Ring row of receptor r's arrivals due at `step` (host loops walk it directly).
+  KOKKOS_INLINE_FUNCTION long long* slot_row(int step, int r) const {
+    return &ring((step % slots) * receptors + r, 0);
   }
 
   // External current: constant part + sd * N(0,1) drawn for (seed, neuron, step) (Box-Muller, in double).
