@@ -26,14 +26,16 @@ export LSAN_OPTIONS="suppressions=$here/tests/sanitize/lsan.supp${LSAN_OPTIONS:+
 cd "$build"
 # The reference tests (label reference) are Python programs around other executables: left out.
 if [ $# -eq 0 ]; then set -- -R '\.(host|serial)$' -LE reference; fi
+# Every step returns its own failure: inside phase (a || list) set -e does not stop the function.
 sanitizer_tests() {
-  ctest --output-on-failure -j "${KBRAIN_TEST_JOBS:-$(nproc)}" "$@"
+  ctest --output-on-failure -j "${KBRAIN_TEST_JOBS:-$(nproc)}" "$@" || return
   # The program end to end (options, output folder, recorders, run.json): one short run per model family.
   local kbrain="$build/experiments/program/kbrain" experiment
-  "$kbrain" backends >/dev/null
-  "$kbrain" models >/dev/null
+  "$kbrain" backends >/dev/null || return
+  "$kbrain" models >/dev/null || return
   for experiment in io_all2all10 cuba neofytou_t6_1_mxm galbraith_gb1_ring galbraith_som_small; do
-    "$kbrain" run "$here/experiments/$experiment.toml" --steps 100 --no-plots -o "$build/smoke/$experiment" >/dev/null
+    "$kbrain" run "$here/experiments/$experiment.toml" --steps 100 --no-plots -o "$build/smoke/$experiment" \
+      >/dev/null || return
   done
 }
 phase "sanitizer tests" sanitizer_tests "$@"

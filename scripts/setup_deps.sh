@@ -20,6 +20,8 @@ packages=(cmake g++ make ninja-build ccache pkg-config libfmt-dev libtomlplusplu
           libhdf5-dev python3-h5py  # SONATA spike files (spikes.h5) and their test (tests/sonata)
           clang libclang-rt-dev)  # fuzz targets (scripts/fuzz.sh): libFuzzer and clang's sanitizer runtimes are in
                                   # libclang-rt-dev (libclang-rt-14-dev on Debian 12), not in the clang package
+packages+=(clang-14 libclang-rt-14-dev libomp-14-dev)  # race check (scripts/race_check.sh): clang++-14, its TSan
+                                                       # runtime, LLVM's libomp and Archer (libarcher.so)
 
 missing=()
 if [ "${KBRAIN_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then

@@ -179,7 +179,8 @@ TEST_SUITE("finite_check") {
     text.replace(text.find("amplitude = 1e30"), 16, "amplitude = 1e8");
     std::ofstream(exp) << text;
     const auto [stopped, message] = run_until_not_finite(exp, "serial", tmp.path, 1);
-    CAPTURE(message);
+    const std::string& reason = message;  // CAPTURE's lambda cannot name a structured binding in C++17 (clang)
+    CAPTURE(reason);
     CHECK(stopped == 101);  // the pulse is on from update 100, the 101st step
     CHECK(message.find("beyond its plausible bound |v_") != std::string::npos);
     CHECK(message.find("<= 10000 mV") != std::string::npos);

@@ -105,7 +105,9 @@ TEST_SUITE("galbraith_decoder") {
 
   TEST_CASE("tuning: one simulated neuron fires at r_max at full drive and r_min at zero drive") {
     const double dt = 0.25e-3;
-    for (const auto& [tau_ref, tau_rc] : std::vector<std::pair<double, double>>{{1e-3, 10e-3}, {2e-3, 20e-3}, {3e-3, 30e-3}}) {
+    for (const auto& taus : std::vector<std::pair<double, double>>{{1e-3, 10e-3}, {2e-3, 20e-3}, {3e-3, 30e-3}}) {
+      // Plain variables, not a structured binding: INFO captures them in a lambda, which C++17 clang refuses.
+      const double tau_ref = taus.first, tau_rc = taus.second;
       const LifTuning tune = lif_tuning(100, 10, tau_ref, tau_rc);
       CHECK(lif_rate(tune.j_bias, tau_ref, tau_rc) == doctest::Approx(10).epsilon(1e-9));
       CHECK(lif_rate(tune.j_bias + tune.alpha, tau_ref, tau_rc) == doctest::Approx(100).epsilon(1e-9));

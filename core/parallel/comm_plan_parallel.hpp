@@ -37,6 +37,19 @@ struct RankPlan {
 
 namespace plan_kernels {
 
+// A relaxed atomic load. A plain read of a cell that other threads write atomically at the same time is a data race
+// in C++'s memory model (ThreadSanitizer reports it: scripts/race_check.sh), however harmless the value read; an
+// atomic load costs the same as the plain read (a mov on x86, a volatile load on CUDA). Kokkos::atomic_load is
+// public from 4.0 (and with 3.x's desul atomics); 3.x without them has it in Impl only.
+template <class T>
+KOKKOS_INLINE_FUNCTION T relaxed_load(T* p) {
+#if KOKKOS_VERSION >= 40000 || defined(KOKKOS_ENABLE_IMPL_DESUL_ATOMICS)
+  return Kokkos::atomic_load(p);
+#else
+  return Kokkos::Impl::atomic_load(p, Kokkos::Impl::memory_order_relaxed);
+#endif
+}
+
 // Per row: out-of-range sources are counted (the reduction), remote sources marked, border rows flagged.
 template <class Mem>
 struct MarkRemote {
@@ -57,7 +70,9 @@ struct MarkRemote {
       }
       if (owner(s) != rank) {
         b = 1;
-        if (mark(s) == 0) Kokkos::atomic_exchange(&mark(s), std::int32_t(1));  // the same value from every writer
+        // The same value from every writer; the check skips the atomic write when the cell is marked already. One
+        // compare-and-swap, not atomic_exchange: Kokkos 3.x's exchange for int is a CAS loop seeded by a plain read.
+        if (relaxed_load(&mark(s)) == 0) Kokkos::atomic_compare_exchange(&mark(s), std::int32_t(0), std::int32_t(1));
       }
     }
     border(r) = b;

@@ -290,7 +290,9 @@ std::vector<std::pair<std::string, std::string>> kbrain_hardware(const StudyEvid
   for (const auto& run : e.runs)
     for (const auto& [backend, description] : run.table.hardware) {
       if (backend == "study s") continue;
-      auto it = std::find_if(hardware.begin(), hardware.end(), [&](const auto& h) { return h.first == backend; });
+      // A named copy of the binding: C++17 lets no lambda capture a structured binding (clang refuses it).
+      const std::string& name = backend;
+      auto it = std::find_if(hardware.begin(), hardware.end(), [&](const auto& h) { return h.first == name; });
       if (it == hardware.end()) hardware.emplace_back(backend, description);
       else if (description.size() > it->second.size()) it->second = description;
     }
