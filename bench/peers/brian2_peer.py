@@ -271,6 +271,7 @@ def cmd_bench(a):
                                           seed)
                     backend = "serial" if threads == 1 else "openmp"
                     kb_times, b2_times, kb_stats, b2_stats = [], [], None, None
+                    load_before = os.getloadavg()[0]
                     for r in range(a.repeats):
                         order = ("kbrain", "brian2") if r % 2 == 0 else ("brian2", "kbrain")
                         for who in order:
@@ -286,11 +287,16 @@ def cmd_bench(a):
                         print(f"[peer]   repeat {r + 1}: kbrain {kb_times[-1]:.3f} s, Brian2 {b2_times[-1]:.3f} s",
                               flush=True)
                     kb, b2t = statistics.median(kb_times), statistics.median(b2_times)
+                    load_after = os.getloadavg()[0]
                     row = {"workload": name, "neurons": int(run["neurons"]), "synapses": int(run["synapses"]),
                            "threads": threads, "precision": precision, "bio_s": steps * dt / 1000.0,
                            "repeats": a.repeats, "brian2_s": b2t, "kbrain_backend": backend, "kbrain_s": kb,
-                           "ratio": b2t / kb, "brian2_build_s": layout["build_s"],
-                           "brian2_version": layout["version"]}
+                           "ratio": b2t / kb, "brian2_min_s": min(b2_times), "kbrain_min_s": min(kb_times),
+                           "ratio_of_minima": min(b2_times) / min(kb_times),
+                           "brian2_all_s": ";".join(f"{t:.4g}" for t in b2_times),
+                           "kbrain_all_s": ";".join(f"{t:.4g}" for t in kb_times),
+                           "load_1min": f"{load_before:.1f}-{load_after:.1f}",
+                           "brian2_build_s": layout["build_s"], "brian2_version": layout["version"]}
                     for p, _, _ in pops:
                         row[f"kbrain_rate_{p}"] = kb_stats[p]
                         row[f"brian2_rate_{p}"] = b2_stats[p][0]
@@ -306,24 +312,28 @@ def cmd_bench(a):
 
 
 COLUMNS = ["workload", "neurons", "synapses", "threads", "precision", "bio_s", "repeats", "brian2_s", "kbrain_backend",
-           "kbrain_s", "ratio", "kbrain_rate_exc", "brian2_rate_exc", "kbrain_rate_inh", "brian2_rate_inh",
-           "rates_agree", "brian2_build_s", "brian2_version"]
+           "kbrain_s", "ratio", "brian2_min_s", "kbrain_min_s", "ratio_of_minima", "kbrain_rate_exc", "brian2_rate_exc",
+           "kbrain_rate_inh", "brian2_rate_inh", "rates_agree", "brian2_all_s", "kbrain_all_s", "load_1min",
+           "brian2_build_s", "brian2_version"]
 
 
 def markdown(rows, a):
     lines = [f"Brian2 (C++ standalone) beside kbrain on the same synapses: medians of {a.repeats} interleaved runs, "
              f"{a.duration_ms / 1000:g} s of biology; simulation time only (Brian2: its run loop, "
              f"results/last_run_info.txt; kbrain: run.json simulate_s); ratio = Brian2 / kbrain (> 1: kbrain is "
-             f"faster); rates agree: every population within {RATE_TOL:.0%}.", "",
+             f"faster); min: the fastest repeat (a shared machine only adds time); rates agree: every population within "
+             f"{RATE_TOL:.0%}; load: the 1-minute load average before and after the point.", "",
              "| workload | neurons | synapses | threads | precision | Brian2 s | kbrain | kbrain s | ratio | "
-             "rate exc kbrain / Brian2 (Hz) | rate inh kbrain / Brian2 (Hz) | rates agree |",
-             "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---|"]
+             "Brian2 min s | kbrain min s | ratio of minima | "
+             "rate exc kbrain / Brian2 (Hz) | rate inh kbrain / Brian2 (Hz) | rates agree | load |",
+             "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
         lines.append(f"| {r['workload']} | {r['neurons']} | {r['synapses']} | {r['threads']} | {r['precision']} | "
                      f"{r['brian2_s']:.3f} | {r['kbrain_backend']} | {r['kbrain_s']:.3f} | {r['ratio']:.2f} | "
+                     f"{r['brian2_min_s']:.3f} | {r['kbrain_min_s']:.3f} | {r['ratio_of_minima']:.2f} | "
                      f"{r['kbrain_rate_exc']:.2f} / {r['brian2_rate_exc']:.2f} | "
                      f"{r['kbrain_rate_inh']:.2f} / {r['brian2_rate_inh']:.2f} | "
-                     f"{'yes' if r['rates_agree'] else 'no'} |")
+                     f"{'yes' if r['rates_agree'] else 'no'} | {r['load_1min']} |")
     return "\n".join(lines) + "\n"
 
 
