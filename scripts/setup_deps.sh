@@ -12,7 +12,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 packages=(cmake g++ make ninja-build ccache pkg-config libfmt-dev libtomlplusplus-dev doctest-dev libbenchmark-dev
           libcli11-dev librandom123-dev dpkg-dev xz-utils
           libopenmpi-dev openmpi-bin   # optional MPI build (-DKBRAIN_ENABLE_MPI=ON, docs/mpi.md)
-          python3-brian python3-numpy python3-scipy  # Brian2: tests/brian2 (numpy target; no compiler needed)
+          python3-brian python3-numpy python3-scipy  # Brian2: tests/brian2 (numpy target), bench/peers (C++ standalone, g++)
           python3-matplotlib  # pictures of runs and comparisons (scripts/plots, kbrain plot)
           libopenblas-dev liblapack-dev  # the host BLAS/LAPACK behind Kokkos Kernels (GEMM, solves)
           libstb-dev  # image files: SOM inputs (BMP/PNG/PPM) and weight pictures (PNG)

@@ -2,6 +2,9 @@
 // `kbrain compare` produces rows for every backend with agreement columns.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +13,7 @@
 #include <vector>
 
 #include "backends/registry.hpp"
+#include "core/recorders/npy_file.hpp"
 #include "core/recorders/sonata_report.hpp"
 #include "core/recorders/trace_recorder.hpp"
 #include "experiments/program/commands.hpp"
@@ -115,6 +119,60 @@ TEST_SUITE("runner") {
     CHECK(rows.size() > 100);
     CHECK(events == rows);
     fs::remove_all(dir);
+  }
+
+  TEST_CASE("record.synapses writes the run's network as .npy arrays: run.json's count, plausible degrees") {
+    const kbrain::test::TempDir tmp("npy");
+    const fs::path toml = tmp.path / "coba_small.toml", out = tmp.path / "out";
+    std::ofstream(toml) << "name = \"coba_small\"\n[model]\nkind = \"lif\"\nparameter_set = \"coba\"\n"
+                           "[simulation]\nsteps = 50\n[network]\nneurons = 1000\nexcitatory = 800\n"
+                           "probability = 0.02\n[record]\nsynapses = true\n";
+    kbrain::RunOptions o;
+    o.experiment = toml.string();
+    o.backend = "serial";
+    o.out_dir = out.string();
+    o.no_plots = true;
+    REQUIRE(kbrain::cmd_run(o) == 0);
+    const std::string manifest = slurp(out / "run.json");
+    const auto key = manifest.find("\"synapses\": ");
+    REQUIRE(key != std::string::npos);
+    const std::int64_t connections = std::stoll(manifest.substr(key + 12));
+    CHECK(manifest.find("synapses_targets.npy: NumPy array") != std::string::npos);
+    auto load_i32 = [&](const char* name) {
+      const kbrain::NpyHeader h = kbrain::read_npy_header(out / name);
+      CHECK(h.descr == "<i4");
+      std::vector<std::int32_t> v(static_cast<std::size_t>(h.count));
+      std::ifstream in(out / name, std::ios::binary);
+      in.seekg(h.data_offset);
+      in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * 4));
+      CHECK(in.good());
+      return v;
+    };
+    const auto sources = load_i32("synapses_sources.npy"), targets = load_i32("synapses_targets.npy");
+    const auto delays = load_i32("synapses_delays.npy");
+    CHECK(static_cast<std::int64_t>(sources.size()) == connections);
+    CHECK(targets.size() == sources.size());
+    CHECK(delays.size() == sources.size());
+    CHECK(kbrain::read_npy_header(out / "synapses_weights.npy").descr == "<f8");
+    CHECK(kbrain::read_npy_header(out / "synapses_weights.npy").count == connections);
+    CHECK(kbrain::read_npy_header(out / "synapses_receptors.npy").descr == "|u1");
+    CHECK(kbrain::read_npy_header(out / "synapses_receptors.npy").count == connections);
+    // p = 0.02 over 999 candidates: mean degree 19.98; each neuron's in- and out-degree is Binomial(999, 0.02)
+    // (sd 4.4), so all lie within [0, 60] and the means within 0.5 of 19.98.
+    std::vector<int> in(1000, 0), outdeg(1000, 0);
+    bool self = false, sorted = true;
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+      ++outdeg[static_cast<std::size_t>(sources[k])];
+      ++in[static_cast<std::size_t>(targets[k])];
+      self = self || sources[k] == targets[k];
+      sorted = sorted && (k == 0 || sources[k - 1] <= sources[k]);
+    }
+    CHECK_FALSE(self);
+    CHECK(sorted);
+    CHECK(std::abs(double(connections) / 1000.0 - 19.98) < 0.5);
+    CHECK(*std::max_element(in.begin(), in.end()) < 60);
+    CHECK(*std::max_element(outdeg.begin(), outdeg.end()) < 60);
+    CHECK(std::all_of(delays.begin(), delays.end(), [](std::int32_t d) { return d == 0; }));
   }
 
   TEST_CASE("record.sonata writes voltage.h5 with the potentials of trace.kbt on every backend") {

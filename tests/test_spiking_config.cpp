@@ -95,6 +95,8 @@ TEST_SUITE("spiking_config") {
     CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[model.parameters]\ntau_e = -1\n"),
               "model.parameters.tau_e must be > 0 (got -1)"));
     CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[stimulus]\nkind = \"constant\"\n"), "unknown key stimulus"));
+    CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[record]\nsynapses = 1\n"),
+              "record.synapses must be a boolean"));
   }
 
   TEST_CASE("a delay beyond the delivery ring is refused while planning, naming the limit") {

@@ -168,6 +168,7 @@ void read_record(TableReader& root, SpikingConfig& s, const std::vector<std::str
   s.binary = t->get_bool("binary").value_or(false);
   s.sonata = t->get_bool("sonata").value_or(false);
   if (s.sonata && !sonata_spikes_available()) t->fail("sonata", kNoSonata);
+  s.synapses = t->get_bool("synapses").value_or(false);
   t->reject_unknown_keys("for a spiking model");
 }
 

@@ -55,6 +55,7 @@ struct SpikingConfig {
   std::int64_t every = 1;
   bool csv = true, binary = false;
   bool sonata = false;  // spikes also as a SONATA file (spikes.h5)
+  bool synapses = false;  // the generated synapses as NumPy arrays (synapses_*.npy)
 };
 
 }  // namespace kbrain

@@ -44,7 +44,7 @@ void write_manifest(const std::filesystem::path& file, const RunManifest& m) {
 std::string describe_output_files(const std::filesystem::path& dir) {
   static const std::map<std::string, std::string> formats = {
       {".csv", "CSV"}, {".json", "JSON"}, {".kbs", "kbrain binary spikes"}, {".kbt", "kbrain binary trace"},
-      {".h5", "HDF5"}, {".md", "Markdown"}, {".png", "PNG"}, {".svg", "SVG"}};
+      {".h5", "HDF5"}, {".md", "Markdown"}, {".npy", "NumPy array"}, {".png", "PNG"}, {".svg", "SVG"}};
   // HDF5 files of different SONATA layouts share the extension: their names tell them apart.
   static const std::map<std::string, std::string> named = {{"spikes.h5", "SONATA spikes (HDF5)"},
                                                            {"voltage.h5", "SONATA report (HDF5)"}};

@@ -104,6 +104,10 @@ void define_commands(CLI::App& app, CliCommands& c) {
   c.compare_cmd->add_option("--finite-check-every", cmp.finite_check_every,
                             "Steps between checks of every run's state for NaN/inf (default 1000; 0: at the end)")
       ->check(integer_in(0, kMaxSteps));
+  c.compare_cmd->add_option("--peer", cmp.peer,
+                            "Another simulator's rows after each size: brian2 (C++ standalone on kbrain's network, "
+                            "bench/peers/brian2_peer.py; skipped, with a note, where Brian2 is not importable)")
+      ->check(non_empty());
   c.compare_cmd->add_flag("--no-plots", cmp.no_plots, "Do not draw the pictures (kbrain plot DIR draws them later)");
   c.compare_cmd->add_flag("--weak", cmp.weak, "With --ranks: --sizes are per rank (weak scaling); default: total (strong)");
   c.compare_cmd->add_option("--partition", cmp.partition, "With --ranks: auto | blocks | tiles | bricks")

@@ -10,6 +10,7 @@
 #include "experiments/program/backend_facts.hpp"
 #include "experiments/program/commands.hpp"
 #include "experiments/program/compare_experiment.hpp"
+#include "experiments/program/compare_peer.hpp"
 #include "experiments/program/variant_option.hpp"
 #include "experiments/program/mpi_env.hpp"
 #include "experiments/program/output_folder_command.hpp"
@@ -63,6 +64,10 @@ CompareSweep make_compare_sweep(const CompareOptions& o, const ExperimentConfig&
   sweep.steps = o.steps;
   sweep.finite_check_every = o.finite_check_every;
   sweep.budget = o.max_slow_cell_steps > 0 ? o.max_slow_cell_steps : cfg.compare.max_slow_cell_steps;
+  check_peer(o.peer, cfg);
+  sweep.peer = o.peer;
+  if (!o.peer.empty() && std::find(backends.begin(), backends.end(), "openmp") != backends.end())
+    sweep.peer_threads = backend_facts("openmp").units;
   sweep.target = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name / "compare" : std::filesystem::path(o.out_dir);
   return sweep;
 }
@@ -77,6 +82,8 @@ int cmd_compare(const CompareOptions& o) {
   for (double d : o.densities)
     if (!(d > 0)) throw ConfigError("--densities: junctions per cell must be > 0");
   if (!o.ranks.empty() && !o.threads.empty()) throw ConfigError("--ranks and --threads are two tables: give one");
+  if (!o.peer.empty() && (!o.ranks.empty() || !o.threads.empty()))
+    throw ConfigError("--peer adds rows to the backends table: not with --ranks or --threads");
   if (!o.ranks.empty()) return cmd_compare_ranks(o);
   if (!o.threads.empty()) return cmd_compare_threads(o);
   if (o.weak || o.partition != "auto" || o.halo_exchange != "auto")

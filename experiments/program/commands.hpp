@@ -41,6 +41,7 @@ struct CompareOptions {
   std::string halo_exchange = "auto";  // with --ranks: passed to every `kbrain run` (auto | mpi | peer)
   bool no_plots = false;
   std::int64_t finite_check_every = 1000;  // as RunOptions
+  std::string peer;  // another simulator's rows (compare_peer.hpp): "brian2"; empty: none
 };
 
 // `kbrain accuracy` (cortex_hh): methods "fe" | "ee" [+eai][+lut][+tpm] against forward Euler at reference_dt.

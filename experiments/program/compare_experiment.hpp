@@ -17,11 +17,13 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "core/report/comparison_table.hpp"
 #include "experiments/program/backend_facts.hpp"
 #include "core/detected.hpp"
 #include "experiments/program/build_info.hpp"
+#include "experiments/program/compare_peer.hpp"
 #include "experiments/program/compare_sweep.hpp"
 #include "models/runtime/memory_statement.hpp"
 #include "models/runtime/plausible_bounds.hpp"
@@ -58,6 +60,10 @@ bool states_flops(const typename Model::Plan& plan) {
   if constexpr (is_detected_v<states_flops_t, Model>) return Model::states_flops(plan);
   return false;
 }
+
+// Models whose runs give population statistics (spiking networks): those `--peer` can add rows to.
+template <class M>
+using peer_populations_t = decltype(M::kSpikeStatistics);
 
 template <class Model>
 std::vector<ReportColumn> compare_columns(const typename Model::Plan& plan) {
@@ -235,6 +241,22 @@ void compare_point(const ExperimentConfig& cfg, const CompareSweep& sweep, const
                  r.simulate_s * 1e9 / (double(plan.cells) * double(r.steps)));
       save_row(std::move(row));
     }
+  if (sweep.peer.empty() || !ref_refusal.empty()) return;
+  if constexpr (is_detected_v<peer_populations_t, Model>) {  // spiking models (check_peer refused the others)
+    const std::filesystem::path work =
+        std::filesystem::temp_directory_path() / fmt::format("kbrain_peer_{}_{}", ::getpid(), plan.size_label);
+    bool failed = false;  // a failed run's log is kept (its note names it)
+    for (const Precision prec : sweep.precisions) {
+      const PeerOutcome o = run_peer(sweep.peer, cfg, at.size, plan.steps, sweep.peer_threads, to_string(prec), work);
+      if (!o.ran) fmt::print("peer {} {}: {}\n", sweep.peer, o.skipped ? "skipped" : "failed", o.reason);
+      save_row(peer_row(o, sweep.peer, plan.size_label, to_string(prec), plan.steps, plan.dt_ms, table.columns,
+                        Model::kCells, Model::kConnections, ref.populations));
+      failed = failed || (!o.ran && !o.skipped);
+      if (o.skipped) break;  // one row says why
+    }
+    std::error_code ec;
+    if (!failed) std::filesystem::remove_all(work, ec);
+  }
 }
 
 template <class Model>

@@ -24,6 +24,8 @@ struct CompareSweep {
   std::filesystem::path out_dir;    // where the tables are written while it runs
   std::filesystem::path target;     // where they are once it has finished (output_folder_command.hpp)
   ComparisonTable* result = nullptr;  // given: receives the finished table (kbrain reproduce reads it)
+  std::string peer;                 // another simulator's rows after each size (compare_peer.hpp); empty: none
+  int peer_threads = 1;             // its threads: the OpenMP backend's when compared, else 1
 };
 
 // The sweep of `kbrain compare` options over an experiment: backends (checked against this build), precisions, sizes,

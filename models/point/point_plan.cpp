@@ -197,6 +197,7 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
   plan.record_csv = s.csv;
   plan.record_binary = s.binary;
   plan.record_sonata = s.sonata;
+  plan.record_synapses = s.synapses;
   plan.trace_every = std::max<std::int64_t>(1, s.every);
   plan.probe_var = point::V;
   plan.voltage_vars = {point::V};  // every point model's v is in mV (a single compartment)

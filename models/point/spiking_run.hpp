@@ -2,8 +2,10 @@
 // A spiking network as the runner sees it (models/runtime/model_runner.hpp), for any simulation with the point
 // network's interface (point::PointNetworkSimulation; cortex::CortexHhSimulation, whose step() advances substeps()
 // steps of dt): the device spike log drained at drain points (and every 4096 steps while spikes.csv streams),
-// synaptic events counted from the drained spikes' out-degrees, population rates and ISI CVs at the end.
+// synaptic events counted from the drained spikes' out-degrees, population rates and ISI CVs at the end; with
+// [record] synapses, the network's synapses as NumPy arrays (spiking/synapse_export.hpp), written at the end as output.
 #include <cstdint>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -15,7 +17,10 @@
 #include "models/runtime/memory_statement.hpp"
 #include "models/runtime/run_request.hpp"
 #include "models/runtime/run_result.hpp"
+#include "core/timing/stopwatch.hpp"
+#include "spiking/host_network.hpp"
 #include "spiking/spike_log.hpp"
+#include "spiking/synapse_export.hpp"
 #include "spiking/network_memory.hpp"
 #include "spiking/spike_statistics.hpp"
 
@@ -49,8 +54,9 @@ class SpikingRun {
   using Sampler = PointSampler<Exec, Real>;
   using SpikeEvents = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
-  SpikingRun(const SpikingPlan& plan, const RunRequest&, RunResult& res)
-      : plan_(plan), sim_(*plan.setup) {  // the runner has asked memory() first: it refuses what does not fit
+  SpikingRun(const SpikingPlan& plan, const RunRequest& request, RunResult& res)
+      : plan_(plan), sim_(*plan.setup), out_dir_(request.out_dir) {  // the runner has asked memory() first: it
+                                                                      // refuses what does not fit
     sim_.enable_spike_log();
     res.connections = double(sim_.synapse_count());
     const spiking::GenerationTimes& g = sim_.generation();
@@ -91,6 +97,7 @@ class SpikingRun {
     const double dt = plan_.setup->params.dt;
     res.populations = spiking::population_stats(plan_.setup->populations, res.events, double(res.steps) * dt, dt);
     if constexpr (kReportsReplay<Sim>) res.details.emplace_back("steps_replayed", sim_.replays_steps() ? 1.0 : 0.0);
+    if (plan_.record_synapses && !out_dir_.empty()) export_synapses(res);
   }
 
   Sim& simulation() { return sim_; }
@@ -131,8 +138,24 @@ class SpikingRun {
   }
 
  private:
+  // The run's network, generated again on the host (the same synapses, spiking/generated_synapses.hpp), as arrays in
+  // the output folder; its time counts as output.
+  void export_synapses(RunResult& res) {
+    Stopwatch sw;
+    const PointSetup& setup = *plan_.setup;
+    const std::int64_t written =
+        setup.given_network ? spiking::write_synapse_arrays(out_dir_, *setup.given_network)
+                            : spiking::write_synapse_arrays(out_dir_, spiking::build_network(setup.network, setup.delays));
+    if (written != sim_.synapse_count())
+      throw std::logic_error("the exported synapses differ in number from the simulated ones");
+    const double s = sw.seconds();
+    res.output_s += s;
+    res.details.emplace_back("synapses_export_s", s);
+  }
+
   const SpikingPlan& plan_;
   Sim sim_;
+  std::filesystem::path out_dir_;
   double synaptic_events_ = 0;
   std::int64_t neuron_spikes_ = 0;
 };

@@ -39,6 +39,7 @@ struct RunPlan {
   bool record_csv = true, record_binary = false;
   bool record_sonata = false;      // spikes also as spikes.h5, membrane potentials as voltage.h5 (SONATA)
   bool record_spikes = true;
+  bool record_synapses = false;   // the network's synapses as NumPy arrays (models with a synapse list)
   int probe_var = 0;               // the variable compare samples for its agreement columns
   // The model's membrane potentials in mV, as trace_vars index them, one per compartment in compartment order: those
   // recorded go to the SONATA voltage report, element id = the position here. Empty: the model reports none (its

@@ -24,50 +24,29 @@ def _spike_trains(monitor, n_exc, n_total, t_offset_ms=0.0):
     return {"exc": exc, "inh": inh}
 
 
-def _brette_network(eqs, threshold, reset, refractory, method, w_e, w_i, init, seed, duration_ms, target):
-    _setup(seed, target)
-    P = b2.NeuronGroup(BRETTE_N, eqs, threshold=threshold, reset=reset, refractory=refractory, method=method)
-    init(P)
-    Ce = b2.Synapses(P[:BRETTE_NE], P, on_pre=f"ge += {w_e}")
-    Ci = b2.Synapses(P[BRETTE_NE:], P, on_pre=f"gi += {w_i}")
-    Ce.connect(p=BRETTE_P)
-    Ci.connect(p=BRETTE_P)
-    mon = b2.SpikeMonitor(P)
-    b2.run(duration_ms * ms)
-    return _spike_trains(mon, BRETTE_NE, BRETTE_N)
+def _coba_init(P):
+    P.v = "-60*mV + (5*randn() - 5)*mV"
+    P.ge = "(1.5*randn() + 4) * 10*nS"
+    P.gi = "(12*randn() + 20) * 10*nS"
 
 
-def coba(seed, duration_ms=1000.0, target="numpy"):
-    eqs = """
-    dv/dt = (10*nS*(-60*mV - v) + ge*(0*mV - v) + gi*(-80*mV - v)) / (200*pF) : volt (unless refractory)
-    dge/dt = -ge / (5*ms) : siemens
-    dgi/dt = -gi / (10*ms) : siemens
-    """
-
-    def init(P):
-        P.v = "-60*mV + (5*randn() - 5)*mV"
-        P.ge = "(1.5*randn() + 4) * 10*nS"
-        P.gi = "(12*randn() + 20) * 10*nS"
-
-    return _brette_network(eqs, "v > -50*mV", "v = -60*mV", 5 * ms, "euler", "6*nS", "67*nS", init, seed,
-                           duration_ms, target)
+def _cuba_init(P):
+    P.v = "-60*mV + rand() * 10*mV"
+    P.ge = 0 * mV
+    P.gi = 0 * mV
 
 
-def cuba(seed, duration_ms=1000.0, target="numpy"):
-    eqs = """
-    dv/dt = (ge + gi - (v - (-49*mV))) / (20*ms) : volt (unless refractory)
-    dge/dt = -ge / (5*ms) : volt
-    dgi/dt = -gi / (10*ms) : volt
-    """
+COBA_EQS = """
+dv/dt = (10*nS*(-60*mV - v) + ge*(0*mV - v) + gi*(-80*mV - v)) / (200*pF) : volt (unless refractory)
+dge/dt = -ge / (5*ms) : siemens
+dgi/dt = -gi / (10*ms) : siemens
+"""
 
-    def init(P):
-        P.v = "-60*mV + rand() * 10*mV"
-        P.ge = 0 * mV
-        P.gi = 0 * mV
-
-    return _brette_network(eqs, "v > -50*mV", "v = -60*mV", 5 * ms, "exact", "1.62*mV", "-9*mV", init, seed,
-                           duration_ms, target)
-
+CUBA_EQS = """
+dv/dt = (ge + gi - (v - (-49*mV))) / (20*ms) : volt (unless refractory)
+dge/dt = -ge / (5*ms) : volt
+dgi/dt = -gi / (10*ms) : volt
+"""
 
 HH_EQS = """
 dv/dt = (10*nS*(-60*mV - v) + ge*(0*mV - v) + gi*(-80*mV - v)
@@ -87,15 +66,57 @@ I : amp
 """
 
 
-def cobahh(seed, duration_ms=1000.0, target="numpy"):
-    def init(P):
-        P.v = "-60*mV + (5*randn() - 5)*mV"
-        P.ge = "(1.5*randn() + 4) * 10*nS"
-        P.gi = "(12*randn() + 20) * 10*nS"
+def brette_model(name):
+    """The neuron group of a Brette et al. 2007 benchmark (coba, cuba, cobahh) as keyword arguments of NeuronGroup
+    ("model", "threshold", "reset", "refractory", "method"), with "init" (sets a group's initial values), "receptors"
+    (the variables that receptor 0 / 1 synapses add to), "weight_unit" (the unit of kbrain's weights) and "weights"
+    (the published excitatory / inhibitory weights, as Brian2 expressions)."""
+    if name == "coba":
+        return dict(model=COBA_EQS, threshold="v > -50*mV", reset="v = -60*mV", refractory=5 * ms, method="euler",
+                    init=_coba_init, receptors=("ge", "gi"), weight_unit=nS, weights=("6*nS", "67*nS"))
+    if name == "cuba":
+        return dict(model=CUBA_EQS, threshold="v > -50*mV", reset="v = -60*mV", refractory=5 * ms, method="exact",
+                    init=_cuba_init, receptors=("ge", "gi"), weight_unit=mV, weights=("1.62*mV", "-9*mV"))
+    if name == "cobahh":
+        return dict(model=b2.Equations(HH_EQS, VT=-63 * mV), threshold="v > -20*mV", reset="", refractory=3 * ms,
+                    method="exponential_euler", init=_coba_init, receptors=("ge", "gi"), weight_unit=nS,
+                    weights=("6*nS", "67*nS"))
+    raise ValueError(f"no Brian2 model of a Brette et al. 2007 benchmark named {name!r} (coba, cuba, cobahh)")
 
-    eqs = b2.Equations(HH_EQS, VT=-63 * mV)
-    return _brette_network(eqs, "v > -20*mV", "", 3 * ms, "exponential_euler", "6*nS", "67*nS", init, seed,
-                           duration_ms, target)
+
+def neuron_group(spec, n):
+    """A NeuronGroup of n neurons of a brette_model spec, initialised."""
+    P = b2.NeuronGroup(n, spec["model"], threshold=spec["threshold"], reset=spec["reset"],
+                       refractory=spec["refractory"], method=spec["method"])
+    spec["init"](P)
+    return P
+
+
+def _brette_network(name, seed, duration_ms, target):
+    _setup(seed, target)
+    spec = brette_model(name)
+    P = neuron_group(spec, BRETTE_N)
+    w_e, w_i = spec["weights"]
+    ge, gi = spec["receptors"]
+    Ce = b2.Synapses(P[:BRETTE_NE], P, on_pre=f"{ge} += {w_e}")
+    Ci = b2.Synapses(P[BRETTE_NE:], P, on_pre=f"{gi} += {w_i}")
+    Ce.connect(p=BRETTE_P)
+    Ci.connect(p=BRETTE_P)
+    mon = b2.SpikeMonitor(P)
+    b2.run(duration_ms * ms)
+    return _spike_trains(mon, BRETTE_NE, BRETTE_N)
+
+
+def coba(seed, duration_ms=1000.0, target="numpy"):
+    return _brette_network("coba", seed, duration_ms, target)
+
+
+def cuba(seed, duration_ms=1000.0, target="numpy"):
+    return _brette_network("cuba", seed, duration_ms, target)
+
+
+def cobahh(seed, duration_ms=1000.0, target="numpy"):
+    return _brette_network("cobahh", seed, duration_ms, target)
 
 
 def izhikevich2003(seed, duration_ms=1000.0, target="numpy"):
