@@ -122,15 +122,25 @@ struct SpikeCompactBlocksFunctor {
     const bool logged = f.log_capacity > 0;
     const long long log_start = logged ? f.counters(LogUsed) : 0;
     int at = offset;
-    for (int i = b; i < e; ++i) {
-      if (!flags[i]) continue;
+    const auto append = [&](const int i) {
       f.list(at) = i;
       if (logged && i < f.neurons && log_start + at < f.log_capacity) {
         f.log(2 * (log_start + at)) = step + 1;  // logged as updates done
         f.log(2 * (log_start + at) + 1) = i;
       }
       ++at;
+    };
+    // Most flags are 0: eight at a time are tested with one vector compare, and only a group with a spike is walked.
+    int i = b;
+    for (; i + 8 <= e; i += 8) {
+      int any = 0;
+      for (int j = 0; j < 8; ++j) any |= flags[i + j];
+      if (any == 0) continue;
+      for (int j = 0; j < 8; ++j)
+        if (flags[i + j]) append(i + j);
     }
+    for (; i < e; ++i)
+      if (flags[i]) append(i);
     // the counts: the list's end after the block that holds the last neuron, and after the last block
     if (b < f.neurons && f.neurons <= e) {
       int neuron_end = offset;
