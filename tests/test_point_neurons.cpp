@@ -297,7 +297,7 @@ TEST_SUITE("point_neurons") {
 
   // One LIF step from a spread state (voltages from below rest to above threshold, every fourth neuron refractory,
   // arrivals in the ring for every third), with the parameter set `set` and integrator `integrator`. Chunked: the
-  // host backends' launch (chunks of kLifHostChunk neurons, each one vector loop), else one neuron per index.
+  // host backends' launch (chunks of kHostChunk neurons, each one vector loop), else one neuron per index.
   template <class Exec, class Real, class Options, bool Chunked>
   point::LifStepFunctor<Exec, Real, Options> lif_one_step(int n, const char* set, Integrator integrator) {
     using Mem = typename Exec::memory_space;
@@ -326,7 +326,7 @@ TEST_SUITE("point_neurons") {
     in.spikes.neurons = n;
     const point::LifStepFunctor<Exec, Real, Options> step{st, in, point::LifConstants<Real>::make(params)};
     if constexpr (Chunked)
-      Kokkos::parallel_for("lif_step", Kokkos::RangePolicy<Exec, point::LifChunkTag>(0, (n + point::kLifHostChunk - 1) / point::kLifHostChunk), step);
+      Kokkos::parallel_for("lif_step", Kokkos::RangePolicy<Exec, point::LifChunkTag>(0, (n + point::kHostChunk - 1) / point::kHostChunk), step);
     else
       Kokkos::parallel_for("lif_step", Kokkos::RangePolicy<Exec>(0, n), step);
     Kokkos::fence();
@@ -406,7 +406,7 @@ TEST_SUITE("point_neurons") {
     in.spikes.neurons = n;
     const point::IzhikevichStepFunctor<Exec, Real> step{st, in, Real(1), Real(30), static_cast<int>(integrator)};
     if constexpr (Chunked)
-      Kokkos::parallel_for("izh_step", Kokkos::RangePolicy<Exec, point::IzhikevichChunkTag>(0, (n + point::kIzhikevichHostChunk - 1) / point::kIzhikevichHostChunk), step);
+      Kokkos::parallel_for("izh_step", Kokkos::RangePolicy<Exec, point::IzhikevichChunkTag>(0, (n + point::kHostChunk - 1) / point::kHostChunk), step);
     else
       Kokkos::parallel_for("izh_step", Kokkos::RangePolicy<Exec>(0, n), step);
     Kokkos::fence();

@@ -140,9 +140,8 @@ KOKKOS_FORCEINLINE_FUNCTION Real hh_n_next(Real v, Real n, const HhConstants<Rea
 // parts"). The gates read only the neuron's own state, which no other kernel of a step writes, so they are the
 // launch's prologue (backends/launch_prologue.hpp): a chained launch computes them while the previous step's
 // delivery runs, and the membrane, which takes that delivery's arrivals and the step, after its wait.
-// Host backends run chunks of kHhHostChunk neurons per index instead, each one vector loop with HhVectorMath.
-// Options: HhAnyOptions, or HhCobaOptions where has_coba_options(c).
-inline constexpr int kHhHostChunk = 256;
+// Host backends run chunks of kHostChunk neurons per index instead (step_inputs.hpp), each one vector loop with
+// HhVectorMath. Options: HhAnyOptions, or HhCobaOptions where has_coba_options(c).
 struct HhChunkTag {};
 template <class Exec, class Real, class Options = HhAnyOptions>
 struct HhStepFunctor {
@@ -228,27 +227,20 @@ struct HhStepFunctor {
     return spike;
   }
 
-  // Host backends: neurons [chunk * kHhHostChunk, ...): the inputs first (noise draws are scalar code), then one
-  // vector loop over the chunk with HhVectorMath, which writes the spike flags. Arrivals are read and cleared
-  // without a branch (a zero slot gives +0, as take()).
+  // Host backends: the neurons of one chunk (host_chunk_range): the inputs first, then one vector loop over the
+  // chunk with HhVectorMath, which writes the spike flags.
   void operator()(HhChunkTag, const int chunk) const {
-    const int count = static_cast<int>(s.v.extent(0));
-    const int b = chunk * kHhHostChunk;
-    const int len = count - b < kHhHostChunk ? count - b : kHhHostChunk;
+    const HostChunkRange range = host_chunk_range(chunk, static_cast<int>(s.v.extent(0)));
+    const int b = range.begin, len = range.len;
     const int step = in.step();
-    Real current[kHhHostChunk];
-    if (in.noisy) {
-      for (int k = 0; k < len; ++k) current[k] = in.current(b + k);
-    } else {
-#pragma omp simd
-      for (int k = 0; k < len; ++k) current[k] = in.i_ext(b + k);
-    }
+    Real current[kHostChunk];
+    in.chunk_currents(b, len, current);
     long long* const ring_e = in.slot_row(step, 0) + b;
     long long* const ring_i = in.slot_row(step, 1) + b;
     const double scale_e = in.inv_scale[0], scale_i = in.inv_scale[1];
     const bool exponential = Options::exponential(c), append = in.spikes.append;
     int* const flags = append ? nullptr : &in.spikes.flags(b);
-    int spiked[kHhHostChunk];
+    int spiked[kHostChunk];
 #pragma omp simd
     for (int k = 0; k < len; ++k) {
       const int i = b + k;
@@ -256,10 +248,7 @@ struct HhStepFunctor {
       const Real m_next = hh_m_next<Real, HhVectorMath>(v, m, c, exponential);
       const Real h_next = hh_h_next<Real, HhVectorMath>(v, h, c, exponential);
       const Real n_next = hh_n_next<Real, HhVectorMath>(v, n, c, exponential);
-      const Real e = static_cast<Real>(static_cast<double>(ring_e[k]) * scale_e);
-      const Real inh = static_cast<Real>(static_cast<double>(ring_i[k]) * scale_i);
-      ring_e[k] = 0;
-      ring_i[k] = 0;
+      const Real e = in.arrival(ring_e + k, scale_e), inh = in.arrival(ring_i + k, scale_i);
       spiked[k] = membrane_update<HhVectorMath>(i, step, v, m, h, n, e, inh, current[k]) ? 1 : 0;
       s.m(i) = m_next;
       s.h(i) = h_next;

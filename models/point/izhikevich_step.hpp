@@ -11,8 +11,7 @@
 
 namespace kbrain::point {
 
-// Host backends: neurons per index of the chunked step (one `omp simd` loop each).
-inline constexpr int kIzhikevichHostChunk = 256;
+// Host backends: the chunked step (kHostChunk neurons per index, one `omp simd` loop each; step_inputs.hpp).
 struct IzhikevichChunkTag {};
 
 template <class Exec, class Real>
@@ -62,28 +61,18 @@ struct IzhikevichStepFunctor {
     in.emit(i, update(i, in.step(), I));
   }
 
-  // Host backends: neurons [chunk * kIzhikevichHostChunk, ...): the inputs first (noise draws are scalar code), then
-  // one vector loop over the chunk that writes the spike flags. Arrivals are read and cleared without a branch (a
-  // zero slot gives +0, as take()).
+  // Host backends: the neurons of one chunk (host_chunk_range): the inputs first, then one vector loop over the
+  // chunk that writes the spike flags.
   void operator()(IzhikevichChunkTag, const int chunk) const {
-    const int n = static_cast<int>(s.v.extent(0));
-    const int b = chunk * kIzhikevichHostChunk;
-    const int len = n - b < kIzhikevichHostChunk ? n - b : kIzhikevichHostChunk;
+    const HostChunkRange range = host_chunk_range(chunk, static_cast<int>(s.v.extent(0)));
+    const int b = range.begin, len = range.len;
     const int step = in.step();
-    Real input[kIzhikevichHostChunk];
-    if (in.noisy) {
-      for (int k = 0; k < len; ++k) input[k] = in.current(b + k);
-    } else {
-#pragma omp simd
-      for (int k = 0; k < len; ++k) input[k] = in.i_ext(b + k);
-    }
+    Real input[kHostChunk];
+    in.chunk_currents(b, len, input);
     long long* const ring = in.slot_row(step, 0) + b;
     const double scale = in.inv_scale[0];
 #pragma omp simd
-    for (int k = 0; k < len; ++k) {
-      input[k] += static_cast<Real>(static_cast<double>(ring[k]) * scale);
-      ring[k] = 0;
-    }
+    for (int k = 0; k < len; ++k) input[k] += in.arrival(ring + k, scale);
     if (in.spikes.append) {  // spikes appended by atomics (a benchmark's choice on CPUs): scalar code
       for (int k = 0; k < len; ++k) in.emit(b + k, update(b + k, step, input[k]));
       return;

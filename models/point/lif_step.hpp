@@ -3,7 +3,7 @@
 // refractory), reset. During the refractory period v is clamped (Brian2 "unless refractory"); synaptic variables
 // keep decaying. Integrators: Euler, ExponentialEuler, Exact, Rk4 (see point_parameters.hpp); Exact with
 // conductance synapses is ExponentialEuler (the same for zero conductance).
-// One body per neuron (advance) serves both launches: one neuron per index (GPUs), and chunks of kLifHostChunk
+// One body per neuron (advance) serves both launches: one neuron per index (GPUs), and chunks of kHostChunk
 // neurons per index on host backends, whose arithmetic is one branch-free `omp simd` loop. The integrator and the
 // synapse kind are template options where the experiment fixes them (LifCobaOptions, LifCubaOptions: the run-time
 // switch then folds away and the loop vectorises), else read from the constants (LifAnyOptions); every option set
@@ -75,8 +75,7 @@ struct LifVars {
   Real v, ge, gi, xe, xi;
 };
 
-// Host backends: neurons per index of the chunked step (one `omp simd` loop each).
-inline constexpr int kLifHostChunk = 256;
+// Host backends: the chunked step (kHostChunk neurons per index, one `omp simd` loop each; step_inputs.hpp).
 struct LifChunkTag {};
 
 template <class Exec, class Real, class Options = LifAnyOptions>
@@ -217,13 +216,6 @@ struct LifStepFunctor {
   // Whether the step reads arrivals for this option set (LIF with delta synapses has none).
   KOKKOS_INLINE_FUNCTION bool takes_arrivals() const { return alpha() || s.ge.extent(0) != 0; }
 
-  // A ring slot's arrivals in model units, the slot cleared (no branch: a zero slot gives +0, as take()).
-  KOKKOS_FORCEINLINE_FUNCTION static Real arrival(long long* slot, const double scale) {
-    const Real value = static_cast<Real>(static_cast<double>(*slot) * scale);
-    *slot = 0;
-    return value;
-  }
-
   // GPUs: one neuron per index.
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const bool take = takes_arrivals();
@@ -231,27 +223,21 @@ struct LifStepFunctor {
     in.emit(i, update(i, in.step(), e, inh, in.current(i)));
   }
 
-  // Host backends: neurons [chunk * kLifHostChunk, ...). The inputs first (noise draws are scalar code), then one
+  // Host backends: the neurons of one chunk (host_chunk_range). The inputs first (noise draws are scalar code), then one
   // vector loop over the chunk that writes the spike flags (spikes.csv and delivery read them as on every CPU).
   void operator()(LifChunkTag, const int chunk) const {
-    const int n = static_cast<int>(s.v.extent(0));
-    const int b = chunk * kLifHostChunk;
-    const int len = n - b < kLifHostChunk ? n - b : kLifHostChunk;
+    const HostChunkRange range = host_chunk_range(chunk, static_cast<int>(s.v.extent(0)));
+    const int b = range.begin, len = range.len;
     const int step = in.step();
-    Real current[kLifHostChunk];
-    if (in.noisy) {
-      for (int k = 0; k < len; ++k) current[k] = in.current(b + k);
-    } else {
-#pragma omp simd
-      for (int k = 0; k < len; ++k) current[k] = in.i_ext(b + k);
-    }
+    Real current[kHostChunk];
+    in.chunk_currents(b, len, current);
     const bool take = takes_arrivals();
     long long* const ring_e = take ? in.slot_row(step, 0) + b : nullptr;
     long long* const ring_i = take ? in.slot_row(step, 1) + b : nullptr;
     const double scale_e = in.inv_scale[0], scale_i = in.inv_scale[1];
     if (in.spikes.append) {  // spikes appended by atomics (a benchmark's choice on CPUs): scalar code
       for (int k = 0; k < len; ++k) {
-        const Real e = take ? arrival(ring_e + k, scale_e) : Real(0), inh = take ? arrival(ring_i + k, scale_i) : Real(0);
+        const Real e = take ? in.arrival(ring_e + k, scale_e) : Real(0), inh = take ? in.arrival(ring_i + k, scale_i) : Real(0);
         in.emit(b + k, update(b + k, step, e, inh, current[k]));
       }
       return;
@@ -260,7 +246,7 @@ struct LifStepFunctor {
     if (take) {
 #pragma omp simd
       for (int k = 0; k < len; ++k)
-        flags[k] = update(b + k, step, arrival(ring_e + k, scale_e), arrival(ring_i + k, scale_i), current[k]) ? 1 : 0;
+        flags[k] = update(b + k, step, in.arrival(ring_e + k, scale_e), in.arrival(ring_i + k, scale_i), current[k]) ? 1 : 0;
     } else {
 #pragma omp simd
       for (int k = 0; k < len; ++k) flags[k] = update(b + k, step, Real(0), Real(0), current[k]) ? 1 : 0;

@@ -246,14 +246,14 @@ class PointNetworkSimulation {
     launch_range<Backend>(exec, name, static_cast<int>(neurons_), spiking::FirstKernelOfStep<F, Mem>{f, clock_});
   }
 
-  // A neuron step with a host form: one neuron per index on GPUs, chunks of `Chunk` neurons (each one vector loop,
-  // f(Tag, chunk)) on host backends.
-  template <class Tag, int Chunk, class F>
+  // A neuron step with a host form: one neuron per index on GPUs, chunks of kHostChunk neurons (each one vector
+  // loop, f(Tag, chunk)) on host backends.
+  template <class Tag, class F>
   void launch_chunked(const Exec& exec, const char* name, const F& f) {
     if constexpr (Backend::is_gpu) {
       launch_first(exec, name, f);
     } else {
-      const int chunks = static_cast<int>((neurons_ + Chunk - 1) / Chunk);
+      const int chunks = static_cast<int>((neurons_ + kHostChunk - 1) / kHostChunk);
       Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec, Tag>(exec, 0, chunks),
                            spiking::FirstKernelOfStep<F, Mem>{f, clock_});
     }
@@ -263,7 +263,7 @@ class PointNetworkSimulation {
     switch (params_.model) {
       case NeuronModel::Lif:
         with_lif_options(LifConstants<Real>::make(params_), [&](auto options) {
-          launch_chunked<LifChunkTag, kLifHostChunk>(
+          launch_chunked<LifChunkTag>(
               exec, "kbrain::point::lif",
               LifStepFunctor<Exec, Real, decltype(options)>{state_, in, LifConstants<Real>::make(params_)});
         });
@@ -271,14 +271,14 @@ class PointNetworkSimulation {
       case NeuronModel::HhTraub: {
         const auto c = HhConstants<Real>::make(params_);
         if (has_coba_options(c))
-          launch_chunked<HhChunkTag, kHhHostChunk>(exec, "kbrain::point::hh",
+          launch_chunked<HhChunkTag>(exec, "kbrain::point::hh",
                                                    HhStepFunctor<Exec, Real, HhCobaOptions>{state_, in, c});
         else
-          launch_chunked<HhChunkTag, kHhHostChunk>(exec, "kbrain::point::hh", HhStepFunctor<Exec, Real>{state_, in, c});
+          launch_chunked<HhChunkTag>(exec, "kbrain::point::hh", HhStepFunctor<Exec, Real>{state_, in, c});
         break;
       }
       case NeuronModel::Izhikevich:
-        launch_chunked<IzhikevichChunkTag, kIzhikevichHostChunk>(
+        launch_chunked<IzhikevichChunkTag>(
             exec, "kbrain::point::izhikevich",
             IzhikevichStepFunctor<Exec, Real>{state_, in, Real(params_.dt), Real(params_.v_threshold),
                                               static_cast<int>(params_.integrator)});

@@ -14,6 +14,17 @@
 
 namespace kbrain::point {
 
+// Host backends run a neuron step over chunks of kHostChunk neurons per index, each one `omp simd` loop:
+// neurons [begin, begin + len) of chunk `chunk` among n.
+inline constexpr int kHostChunk = 256;
+struct HostChunkRange {
+  int begin, len;
+};
+inline HostChunkRange host_chunk_range(const int chunk, const int n) {
+  const int begin = chunk * kHostChunk;
+  return {begin, n - begin < kHostChunk ? n - begin : kHostChunk};
+}
+
 template <class Real, class Mem>
 struct StepInputs {
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring;  // (slot * receptors + receptor, neuron)
@@ -42,6 +53,25 @@ struct StepInputs {
   // Ring row of receptor r's arrivals due at `step` (host loops walk it directly).
   KOKKOS_INLINE_FUNCTION long long* slot_row(int step, int r) const {
     return &ring((step % slots) * receptors + r, 0);
+  }
+
+  // Host chunk loops: the external current of neurons [b, b + len) into out; the noise draws (scalar code) only
+  // where some neuron has noise, else one vector copy.
+  void chunk_currents(const int b, const int len, Real* out) const {
+    if (noisy) {
+      for (int k = 0; k < len; ++k) out[k] = current(b + k);
+      return;
+    }
+#pragma omp simd
+    for (int k = 0; k < len; ++k) out[k] = i_ext(b + k);
+  }
+
+  // Host chunk loops: a ring slot's arrivals in model units, the slot cleared; no branch, so that it vectorises (a
+  // zero slot gives +0, as take()).
+  KOKKOS_FORCEINLINE_FUNCTION static Real arrival(long long* slot, const double scale) {
+    const Real value = static_cast<Real>(static_cast<double>(*slot) * scale);
+    *slot = 0;
+    return value;
   }
 
   // External current: constant part + sd * N(0,1) drawn for (seed, neuron, step) (Box-Muller, in double).
