@@ -35,7 +35,7 @@ struct HhLibmMath {
 };
 struct HhVectorMath {
   template <class Real>
-  KBRAIN_ALWAYS_INLINE static Real exp(Real x) {
+  KOKKOS_FORCEINLINE_FUNCTION static Real exp(Real x) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     return kx::exp(x);  // never called on a device; keeps device compilation of host-only paths valid
 #else
@@ -43,7 +43,7 @@ struct HhVectorMath {
 #endif
   }
   template <class Real>
-  KBRAIN_ALWAYS_INLINE static Real exprel(Real x) {
+  KOKKOS_FORCEINLINE_FUNCTION static Real exprel(Real x) {
     const Real series =
         Real(1) + x * (Real(1.0 / 2) + x * (Real(1.0 / 6) + x * (Real(1.0 / 24) + x * (Real(1.0 / 120) +
         x * (Real(1.0 / 720) + x * (Real(1.0 / 5040) + x * Real(1.0 / 40320)))))));
