@@ -46,9 +46,9 @@ struct FirstKernelOfStep {
     if (i == 0) clock.publish();
     f(i);
   }
-  // Host chunked kernels: index 0 is the first chunk.
+  // Host chunked kernels (host code only): index 0 is the first chunk.
   template <class Tag>
-  KOKKOS_INLINE_FUNCTION void operator()(Tag tag, const int i) const {
+  void operator()(Tag tag, const int i) const {
     if (i == 0) clock.publish();
     f(tag, i);
   }
