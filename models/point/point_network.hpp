@@ -261,13 +261,13 @@ class PointNetworkSimulation {
 
   void launch_neurons(const Exec& exec, const StepInputs<Real, Mem>& in) {
     switch (params_.model) {
-      case NeuronModel::Lif:
-        with_lif_options(LifConstants<Real>::make(params_), [&](auto options) {
-          launch_chunked<LifChunkTag>(
-              exec, "kbrain::point::lif",
-              LifStepFunctor<Exec, Real, decltype(options)>{state_, in, LifConstants<Real>::make(params_)});
+      case NeuronModel::Lif: {
+        const LifConstants<Real> c = LifConstants<Real>::make(params_);
+        with_lif_options(c, [&](auto options) {
+          launch_chunked<LifChunkTag>(exec, "kbrain::point::lif", LifStepFunctor<Exec, Real, decltype(options)>{state_, in, c});
         });
         break;
+      }
       case NeuronModel::HhTraub: {
         const auto c = HhConstants<Real>::make(params_);
         if (has_coba_options(c))
