@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Configures and builds kbrain. Usage: scripts/build.sh [host|cuda] [extra cmake args...]
+# Configures and builds kbrain. Usage: scripts/build.sh [host|cuda|cuda-check] [extra cmake args...]
 #   host: Serial + OpenMP (default)      cuda: Serial + OpenMP + CUDA (needs nvcc; default arch sm_90)
+#   cuda-check: the cuda build with host code at -O0, for CI's compile-and-link check where no GPU runs it. nvcc's -O
+#               sets the host compiler's level only: the device code (the fatbinary) is byte-identical to the cuda
+#               build's, so every device function is still compiled, in half the time (docs/testing.md)
 # Build folders: build/host, build/cuda (Ninja when installed; every compile through ccache, cmake/KbrainCompilerCache.cmake). Uses an installed Kokkos if CMake finds one with the needed backends
 # (pass -DKokkos_ROOT=...), else the patched bundled Kokkos from scripts/fetch_kokkos.sh.
 #   KBRAIN_JOBS    parallel build jobs (default: nproc)
@@ -18,13 +21,14 @@ shift || true
 jobs="${KBRAIN_JOBS:-$(nproc)}"
 case "$variant" in
   host) flags=(-DKBRAIN_ENABLE_CUDA=OFF) ;;
-  cuda)
+  cuda|cuda-check)
     nvcc_bin="$(command -v nvcc || true)"
     [ -n "$nvcc_bin" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || nvcc_bin=/usr/local/cuda/bin/nvcc
     if [ -z "$nvcc_bin" ]; then echo "[build] cuda: nvcc not found (install the CUDA toolkit)" >&2; exit 1; fi
     export PATH="$(dirname "$nvcc_bin"):$PATH"
-    flags=(-DKBRAIN_ENABLE_CUDA=ON) ;;
-  *) echo "usage: scripts/build.sh [host|cuda] [cmake args...]" >&2; exit 2 ;;
+    flags=(-DKBRAIN_ENABLE_CUDA=ON)
+    [ "$variant" = cuda ] || flags+=("-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG") ;;
+  *) echo "usage: scripts/build.sh [host|cuda|cuda-check] [cmake args...]" >&2; exit 2 ;;
 esac
 [ "${KBRAIN_NATIVE:-1}" = 1 ] && flags+=(-DKBRAIN_NATIVE_ARCH=ON) || flags+=(-DKBRAIN_NATIVE_ARCH=OFF)
 [ "${KBRAIN_BENCH:-1}" = 1 ] && flags+=(-DKBRAIN_BUILD_BENCH=ON) || flags+=(-DKBRAIN_BUILD_BENCH=OFF)

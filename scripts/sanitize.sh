@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The host test suite under AddressSanitizer + UndefinedBehaviorSanitizer (docs/testing.md).
 #   scripts/sanitize.sh [ctest args...]    default: every doctest suite (host + serial), then short `kbrain` runs
-# Builds build/sanitize: GCC, Serial backend only, portable code (KBRAIN_NATIVE_ARCH=OFF), -O1 -g with assertions on,
+# Builds build/sanitize: GCC, Serial backend only, portable code (KBRAIN_NATIVE_ARCH=OFF), -O1 -g1 (line tables: what the reports print) with assertions on,
 # and only kbrain_tests and kbrain. Serial only: the OpenMP backend would double the compile time of the test suite,
 # and the OpenMP code paths run the same kernels (the normal build's *.openmp tests cover them). The command-line
 # tests (cli_arguments, galbraith_cli) need OpenMP, so the program is checked by a few short runs instead.
@@ -13,7 +13,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${KBRAIN_SANITIZE_DIR:-$here/build/sanitize}"
 jobs="${KBRAIN_JOBS:-$(nproc)}"
 # shellcheck disable=SC2046 # the generator is two words or none
-cmake -S "$here" -B "$build" $(cmake_generator "$build") -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+cmake -S "$here" -B "$build" $(cmake_generator "$build") -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
   -DKBRAIN_KOKKOS_SOURCE="${KBRAIN_DEPS_DIR:-$here/.deps}/kokkos" -DKBRAIN_SANITIZE=address,undefined \
   -DKBRAIN_ENABLE_CUDA=OFF -DKBRAIN_ENABLE_OPENMP=OFF -DKBRAIN_NATIVE_ARCH=OFF -DKBRAIN_ENABLE_MPI=OFF \
   -DKBRAIN_BUILD_BENCH=OFF >/dev/null
