@@ -49,7 +49,11 @@ for exp in "$here"/experiments/*.toml; do
     [ "$size" = 0 ] || extra=(--size "$size")
   else
     neurons="$(sed -n 's/^neurons *= *\([0-9]*\).*/\1/p' "$exp" | head -1)"
-    if [ -n "$neurons" ] && [ "$neurons" -gt 20000 ]; then
+    if grep -q '^\[\[population\]\]' "$exp"; then
+      # a network of populations: at scale 0.05, no warm-up
+      file="$here/experiments/golden_reduced_$name.toml"
+      perl -pe 's/^scale(\s*=\s*)[0-9.]+/scale${1}0.05/; s/^warmup_steps(\s*=\s*)\d+/warmup_steps${1}0/' "$exp" >"$file"
+    elif [ -n "$neurons" ] && [ "$neurons" -gt 20000 ]; then
       file="$here/experiments/golden_reduced_$name.toml"
       # neuron counts and index ranges scaled to 8000 neurons
       perl -pe "s/^(neurons|excitatory|first|last)(\s*=\s*)(\d+)/\$1.\$2.int(\$3*8000\/$neurons+0.5)/e" "$exp" >"$file"

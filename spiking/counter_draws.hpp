@@ -17,6 +17,7 @@ enum class Purpose : std::uint64_t {
   Poisson = 5,       // stream = source, counter = step
   CellParameter = 6, // stream = neuron (Izhikevich r)
   Delay = 7,         // stream = presynaptic neuron, counter = postsynaptic neuron
+  PoissonCount = 8,  // stream = neuron, counter = step (spiking/poisson_drive.hpp)
 };
 
 KBRAIN_HOST_DEVICE inline std::uint64_t stream_key(std::uint64_t seed, Purpose purpose) {

@@ -23,6 +23,8 @@ struct SpikingMemoryShape {
   int state_values = 8;         // per neuron, of `real_bytes` each
   int real_bytes = 8;
   std::int64_t log_capacity = 0;  // spike log entries (0: one per neuron)
+  double projection_synapses = 0; // a population network's synapses (bound; spec then has no synapses of its own)
+  double drive_neurons = 0;       // neurons with a Poisson-count drive (3 values each)
 };
 
 inline double synapse_bound(const NetworkSpec& s) {
@@ -44,6 +46,10 @@ inline double spiking_device_bytes(const SpikingMemoryShape& m) {
                            rows + 6 * chosen + 4 * std::max(chosen, syn)});
   }
   double kept = rows + 10 * syn;
+  if (m.projection_synapses > 0) {  // rows and cursors; target and key, then weight and packed delay
+    generation = std::max(generation, 16 * (n + 1) + 18 * m.projection_synapses);
+    kept += 10 * m.projection_synapses;
+  }
   if (m.dense) {  // the matrix, and the sources' rows in CSR
     NetworkSpec sources_only = s;
     sources_only.connectivity = "none";
@@ -53,7 +59,7 @@ inline double spiking_device_bytes(const SpikingMemoryShape& m) {
   const double ring = double(m.max_delay + 2) * m.receptors * n * 8;
   const double lists = 3 * 4 * pre + 2 * 4 * double(std::max<std::int64_t>(m.log_capacity, s.neurons));
   const double state = n * m.state_values * m.real_bytes + 2 * n * 8;
-  return std::max(generation, kept) + ring + lists + state;
+  return std::max(generation, kept) + ring + lists + state + 24 * m.drive_neurons;
 }
 
 // Refuses (std::invalid_argument with the bytes needed and the largest network of the same rule that fits) when
@@ -61,6 +67,12 @@ inline double spiking_device_bytes(const SpikingMemoryShape& m) {
 inline void require_spiking_memory(const SpikingMemoryShape& m, double available, const std::string& device) {
   const double need = spiking_device_bytes(m);
   if (available <= 0 || need <= available) return;
+  if (m.projection_synapses > 0)  // synapses scale with n_scaling * k_scaling (network.scale squared)
+    throw std::invalid_argument(fmt::format(
+        "the network of {} neurons and about {:.3g} synapses needs {:.2f} GiB ({:.0f} bytes) on {} but {:.2f} GiB are "
+        "free; about {:.3g} times its network.scale fits",
+        m.spec.neurons, m.projection_synapses, need / 1073741824.0, need, device, available / 1073741824.0,
+        std::sqrt(available / need)));
   SpikingMemoryShape probe = m;
   std::int64_t lo = 0, hi = m.spec.neurons;  // fits(lo) (or lo == 0), !fits(hi)
   while (hi - lo > 1) {

@@ -227,9 +227,12 @@ struct SpikeDeliverFunctor {
   }
 };
 
-// The GPU form of SpikeDeliverFunctor: each warp (32 consecutive indices) takes the step's spikes in turn, its
-// lanes the spike's synapses. A plain f(i) functor, so that it can go through the backend's chained launch (the
-// step's kernels then overlap each other's launch), and with no team scratch or team size to choose.
+// The GPU form of SpikeDeliverFunctor: groups of `group` warps (32 consecutive indices each) take the step's spikes
+// in turn, a group's lanes the spike's synapses (lane l of warp g of the group: synapses l + 32 g, then every 32
+// group-th). A plain f(i) functor, so that it can go through the backend's chained launch (the step's kernels then
+// overlap each other's launch), and with no team scratch or team size to choose. Groups of several warps are for
+// long rows and few spikes (PD14: about 25 spikes of 3900 synapses a step): one warp per spike would walk a row in
+// a hundred dependent iterations while the GPU idles. Integer sums: any split gives the same bits.
 template <class Mem>
 struct SpikeDeliverWarpsFunctor {
   DeviceSynapses<Mem> syn;
@@ -240,18 +243,20 @@ struct SpikeDeliverWarpsFunctor {
   int slots = 1, receptors = 2;
   bool last_of_step = false;  // the step's last kernel: index 0 runs advance_step
   long long log_capacity = 0;
-  int warps = 1;  // indices / 32
+  int warps = 1;  // indices / 32, a multiple of group
+  int group = 1;  // warps per spike
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const int step = clock.later_kernel_step();
     if (last_of_step && i == 0) advance_step(counters, log_capacity, clock);
     const long long count = counters(step_counter(step));
-    const int lane = i & 31;
+    const int warp = i >> 5, lane = (warp % group) * 32 + (i & 31), stride = 32 * group;
     const int first = (step + 1) % slots;
-    for (long long s = i >> 5; s < count; s += warps) {
+    for (long long s = warp / group; s < count; s += warps / group) {
       const int pre = list(s);
       const std::int64_t end = syn.offsets(pre + 1);
-      for (std::int64_t k = syn.offsets(pre) + lane; k < end; k += 32) deliver_synapse(syn, ring, first, slots, receptors, k);
+      for (std::int64_t k = syn.offsets(pre) + lane; k < end; k += stride)
+        deliver_synapse(syn, ring, first, slots, receptors, k);
     }
   }
 };

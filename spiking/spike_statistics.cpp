@@ -20,6 +20,7 @@ std::vector<PopulationStats> population_stats(const std::vector<Population>& pop
     PopulationStats s;
     s.name = pop.name;
     s.neurons = pop.size;
+    s.first = pop.first;
     double cv_sum = 0;
     for (std::int64_t i = pop.first; i < pop.first + pop.size; ++i) {
       auto& t = steps[i];

@@ -13,6 +13,7 @@ namespace kbrain::spiking {
 struct PopulationStats {
   std::string name;
   std::int64_t neurons = 0;
+  std::int64_t first = 0;  // first neuron index
   std::int64_t spikes = 0;
   double rate_hz = 0;   // spikes / (neurons * duration)
   double isi_cv = 0;    // mean over neurons with >= 3 spikes of std(ISI) / mean(ISI) (population std); NaN if none

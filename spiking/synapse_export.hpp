@@ -44,4 +44,28 @@ inline std::int64_t write_synapse_arrays(const std::filesystem::path& dir, const
   return static_cast<std::int64_t>(count);
 }
 
+// The same arrays from synapses as a backend holds them (fixed-point weights with their scales); host memory.
+inline std::int64_t write_synapse_arrays(const std::filesystem::path& dir, const DeviceSynapses<Kokkos::HostSpace>& d) {
+  const auto count = static_cast<std::size_t>(d.count);
+  std::vector<std::int32_t> sources(count), targets(count), delays(count);
+  std::vector<double> weights(count);
+  std::vector<std::uint8_t> receptors(count);
+  for (std::size_t p = 0; p + 1 < d.offsets.extent(0); ++p)
+    for (std::int64_t k = d.offsets(p); k < d.offsets(p + 1); ++k) {
+      const auto j = static_cast<std::size_t>(k);
+      const int r = d.delay_receptor(k) & 1;
+      sources[j] = static_cast<std::int32_t>(p);
+      targets[j] = d.target(k);
+      weights[j] = double(d.weight(k)) / d.scale[r];
+      delays[j] = d.delay_receptor(k) >> 1;
+      receptors[j] = static_cast<std::uint8_t>(r);
+    }
+  write_npy(dir / kSynapseArrayNames[0], sources);
+  write_npy(dir / kSynapseArrayNames[1], targets);
+  write_npy(dir / kSynapseArrayNames[2], weights);
+  write_npy(dir / kSynapseArrayNames[3], delays);
+  write_npy(dir / kSynapseArrayNames[4], receptors);
+  return static_cast<std::int64_t>(count);
+}
+
 }  // namespace kbrain::spiking

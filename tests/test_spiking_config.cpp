@@ -2,6 +2,7 @@
 // the file, line and key; the plan applies the file's choices.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -23,6 +24,17 @@ const std::string kHead = "name = \"t\"\n[simulation]\nsteps = 10\n";
 std::string error_of(const std::string& text) {
   try {
     parse_model_experiment(text, "s.toml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// The error of loading `text` and making its plan (what needs the model is checked there).
+std::string plan_error_of(const std::string& text) {
+  try {
+    const ExperimentConfig cfg = parse_model_experiment(text, "s.toml");
+    point::make_spiking_plan(cfg, PlanRequest{0, 0, 0});
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -69,9 +81,70 @@ TEST_SUITE("spiking_config") {
     CHECK(std::abs(in_big - in_small) < 0.1 * in_small);
   }
 
+  TEST_CASE("populations and projections: the plan's network, scaled; bad tables named by file, line and key") {
+    const std::string pops =
+        kHead + "[model]\nkind = \"lif\"\nparameter_set = \"pd14\"\n[network]\nseed = 3\nscale = 0.5\n"
+                "[[population]]\nname = \"E\"\nsize = 400\nv0 = { dist = \"normal\", mean = -60, std = 2 }\n"
+                "i_e = 300\nexpected_rate = 4\n"
+                "[[population]]\nname = \"I\"\nsize = 100\npoisson = { rate = 8, indegree = 50, weight = 1.5 }\n"
+                "expected_rate = 8\n";
+    const std::string proj = "[[projection]]\nsource = \"E\"\ntarget = \"I\"\nrule = \"fixed_total_number\"\nN = 4000\n"
+                             "weight = { dist = \"normal\", mean = 2, std = 0.2, clip = \"redraw\" }\n"
+                             "delay = { dist = \"normal\", mean = 1.5, std = 0.75, min = 0.05, clip = \"redraw\" }\n";
+    const ExperimentConfig cfg = parse_model_experiment(pops + proj, "s.toml");
+    const point::SpikingPlan plan = point::make_spiking_plan(cfg, PlanRequest{0, 0, 0});
+    const auto& setup = *plan.setup;
+    REQUIRE(setup.projections);
+    CHECK(setup.network.neurons == 250);                       // 200 + 50
+    CHECK(setup.projections->projections[0].count == 1000);    // 4000 x 0.5 x 0.5
+    CHECK(setup.projections->projections[0].weight.a == doctest::Approx(2 / std::sqrt(0.5)));
+    CHECK(setup.projections->projections[0].weight.min == 0.0);  // the sign rule
+    CHECK(setup.populations.size() == 2);
+    CHECK(setup.populations[1].first == 200);
+    CHECK(setup.poisson_lambda[220] == doctest::Approx(25 * 8 * 0.1e-3));  // round(50 x 0.5) sources
+    CHECK(setup.poisson_lambda[10] == 0.0);
+    CHECK(setup.initial[point::V][3] != setup.initial[point::V][4]);  // drawn per neuron
+    // I receives E's input at half its in-degree: (1 - sqrt(0.5)) tau in-degree J rate, in pA (g_L = 25 nS)
+    const double mu_i = 0.5e-3 * (4000.0 / 100.0) * 2.0 * 4.0 + 0.5e-3 * 50 * 1.5 * 8;
+    CHECK(setup.i_ext[220] == doctest::Approx((1 - std::sqrt(0.5)) * mu_i * 25.0));
+    CHECK(setup.i_ext[10] == doctest::Approx(300.0));  // E has no input: its DC is not compensated
+
+    CHECK(has(error_of(pops + "[[projection]]\nsource = \"E\"\ntarget = \"X\"\nrule = \"all_to_all\"\nweight = 1\n"),
+              "s.toml:23: projection[0].target names no [[population]] (got \"X\"; known: E, I)"));
+    CHECK(has(error_of(pops + "[[projection]]\nsource = \"E\"\ntarget = \"I\"\nrule = \"pairwise_bernoulli\"\n"
+                              "p = 1.5\nweight = 1\n"),
+              "projection[0].p must be in [0, 1] (got 1.5)"));
+    CHECK(has(error_of(pops + "[[projection]]\nsource = \"E\"\ntarget = \"I\"\nrule = \"all_to_all\"\n"
+                              "weight = { dist = \"normal\", mean = 1, std = -2 }\n"),
+              "projection[0].weight.std must be >= 0 (got -2)"));
+    CHECK(has(plan_error_of(pops + "[[projection]]\nsource = \"E\"\ntarget = \"E\"\nrule = \"fixed_total_number\"\n"
+                              "N = 100000\nallow_multapses = false\nallow_autapses = false\nweight = 1\n"),
+              "allow_multapses = false is not supported by fixed_total_number"));
+    CHECK(has(plan_error_of(pops + "[[projection]]\nsource = \"E\"\ntarget = \"E\"\nrule = \"fixed_total_number\"\n"
+                              "N = 200000\nallow_multapses = false\nallow_autapses = false\nweight = 1\n"),
+              "s.toml:21: projection E->E: 50000 synapses without multapses, but only 39800 pairs exist"));
+    CHECK(has(plan_error_of(pops + "[[projection]]\nsource = \"E\"\ntarget = \"I\"\nrule = \"all_to_all\"\nweight = 1\n"
+                              "delay = { dist = \"normal\", mean = 1, std = 0.5 }\n"),
+              "below half a step"));
+    CHECK(has(error_of(pops + "[[projection]]\nsource = \"E\"\ntarget = \"I\"\nrule = \"fixed_indegree\"\nweight = 1\n"),
+              "projection[0].indegree is required"));
+    CHECK(has(error_of(pops + "[[population]]\nname = \"E\"\nsize = 3\n"), "repeats the population name \"E\""));
+    CHECK(has(error_of(pops + "[[projection]]\nsource = \"E\"\ntarget = \"I\"\nrule = \"all_to_all\"\nweight = 1\n"
+                              "[[input]]\nkind = \"poisson\"\nsources = 3\nrate = 1\nweight = 1\n"),
+              "do not combine with [[population]] tables"));
+    CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\nparameter_set = \"pd14\"\n[network]\nneurons = 5\n"
+                               "[[population]]\nname = \"E\"\nsize = 4\n"),
+              "unknown key network.neurons"));
+    // k_scaling < 1 needs the rates that set the compensation
+    CHECK(has(plan_error_of(kHead + "[model]\nkind = \"lif\"\nparameter_set = \"pd14\"\n[network]\nscale = 0.5\n"
+                               "[[population]]\nname = \"E\"\nsize = 40\n"
+                               "[[projection]]\nsource = \"E\"\ntarget = \"E\"\nrule = \"all_to_all\"\nweight = 1\n"),
+              "expected_rate (Hz at full scale) is needed"));
+  }
+
   TEST_CASE("errors name file, line, key and what is allowed") {
     CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\nparameter_set = \"cobahh\"\n"),
-              "s.toml:6: model.parameter_set must be one of coba, cuba, lif (got \"cobahh\")"));
+              "s.toml:6: model.parameter_set must be one of coba, cuba, lif, pd14 (got \"cobahh\")"));
     CHECK(has(error_of(kHead + "[model]\nkind = \"hh\"\nintegrator = \"rk4\"\n"),
               "model.integrator must be one of exponential_euler, euler"));
     CHECK(has(error_of(kHead + "[model]\nkind = \"lif\"\n[network]\ntype = \"fixed_in_degree\"\n"),

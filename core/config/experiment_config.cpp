@@ -129,6 +129,7 @@ void read_simulation(TableReader& root, ExperimentConfig& cfg, const ModelSchema
   if (!sim) root.fail_missing("simulation", "a table [simulation] with at least steps");
   cfg.dt = read_number(*sim, "dt", 0.05, Bound::Positive);
   cfg.steps = read_integer(*sim, "steps", std::nullopt, 1);
+  cfg.warmup_steps = read_integer(*sim, "warmup_steps", 0, 0);
   cfg.precision = parse_precision(sim->get_choice("precision", kPrecisions, std::string("double")));
   if (sim->has("backend")) cfg.backend = sim->get_choice("backend", kBackends, std::nullopt);
   for (const auto& option : schema.options)

@@ -103,6 +103,7 @@ struct ExperimentConfig {
   std::vector<std::pair<std::string, std::string>> options;
   double dt = 0.05;                       // ms
   std::int64_t steps = 0;
+  std::int64_t warmup_steps = 0;         // [simulation] warmup_steps: run before the timed steps
   // [simulation.plausible] variable = bound, in file order: the largest magnitude of a checked variable before the
   // run stops as on NaN (overrides the model's VariableInfo::plausible)
   std::vector<std::pair<std::string, double>> plausible;

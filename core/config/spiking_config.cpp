@@ -97,7 +97,16 @@ std::optional<SpikingWeightConfig> weight(TableReader& t, std::string_view key) 
   return w;
 }
 
+// [network] beside [[population]] tables: the seed and the scale only.
+void read_population_tables(TableReader& root, SpikingConfig& s) {
+  std::optional<TableReader> net = root.get_table("network");
+  if (net) s.seed = static_cast<std::uint64_t>(integer(*net, "seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
+  read_population_network(root, net ? &*net : nullptr, s);
+  if (net) net->reject_unknown_keys("with [[population]] tables (the populations and projections state the rest)");
+}
+
 void read_network(TableReader& root, SpikingConfig& s) {
+  if (has_population_tables(root)) return read_population_tables(root, s);
   std::optional<TableReader> net = root.get_table("network");
   if (!net) return;  // the parameter set's network at its published size
   if (net->has("type")) s.connectivity = net->get_choice("type", kConnectivity, std::nullopt);
@@ -140,6 +149,9 @@ void read_inputs(TableReader& root, SpikingConfig& s) {
       in.mean = t.get_number("mean").value_or(0.0);
     }
     if (in.kind == "thalamic") in.sd = number(t, "sd", 0.0, 0.0, "a number >= 0");
+    if (in.kind == "poisson" && s.population_network)
+      t.fail("kind", "\"poisson\" sources do not combine with [[population]] tables: give the population a "
+                     "poisson = { rate, indegree, weight } drive");
     if (in.kind == "poisson") {
       if (!t.has("sources")) t.fail_missing("sources", "an integer >= 1");
       in.sources = integer(t, "sources", 0, 1, kMaxNeurons);
@@ -194,6 +206,11 @@ void read_spiking_model(TableReader& model, const ModelSchema& schema, Experimen
   if (model.has("integrator")) s.integrator = model.get_choice("integrator", schema.integrators, std::nullopt);
   if (model.has("synapse")) s.synapse = model.get_choice("synapse", schema.synapses, std::nullopt);
   if (model.has("initial_v")) s.initial_v = model.get_number("initial_v");
+  if (cfg.model == "lif") {
+    if (model.has("threshold")) s.threshold = model.get_choice("threshold", {"exclusive", "inclusive"}, std::nullopt);
+    if (model.has("refractory_rule"))
+      s.refractory_rule = model.get_choice("refractory_rule", {"brian2", "nest"}, std::nullopt);
+  }
   if (cfg.model == "cortex_hh") {
     s.gating = model.get_choice("gating", {"traub_miles", "wang2012"}, std::string("traub_miles"));
     if (model.has("eai")) s.eai = model.get_bool("eai");

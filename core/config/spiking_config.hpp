@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/config/projection_config.hpp"
+
 namespace kbrain {
 
 
@@ -34,6 +36,8 @@ struct SpikingConfig {
   std::optional<bool> eai, lut, tpm;
   std::vector<std::pair<std::string, double>> parameter_overrides;  // [model.parameters]
   std::optional<double> initial_v;     // [model] initial_v: every neuron starts at v, synapses at 0
+  std::string threshold;               // LIF: "" / "exclusive" (v > v_threshold) | "inclusive" (v >= v_threshold)
+  std::string refractory_rule;         // LIF: "" / "brian2" | "nest" (clamped for round(t_ref/dt) steps after the spike step)
   bool dt_given = false;               // [simulation] dt written (else the set's dt)
   // [network]
   std::string connectivity;            // "" => the set's (fixed_probability; izhikevich2003: all_to_all)
@@ -46,6 +50,8 @@ struct SpikingConfig {
   double delay_ms = 0;
   std::uint64_t seed = 1;
   std::string storage = "csr";         // csr | dense (neuron -> neuron synapses as a weight matrix on the device)
+  // [[population]], [[projection]]: the network as populations and projections (replaces the E/I shape)
+  std::optional<PopulationNetworkConfig> population_network;
   // [[input]]
   std::vector<SpikingInputConfig> inputs;
   // [record]

@@ -13,4 +13,9 @@ void read_spiking_model(TableReader& model, const ModelSchema& schema, Experimen
 // [network], [[input]], [record], [compare] for a spiking model; [simulation] has been read.
 void read_spiking_tables(TableReader& root, ExperimentConfig& cfg, const ModelSchema& schema);
 
+// Whether the file describes its network as [[population]] / [[projection]] tables.
+bool has_population_tables(TableReader& root);
+// [[population]], [[projection]], and from [network] (may be null) scale, n_scaling, k_scaling.
+void read_population_network(TableReader& root, TableReader* network, SpikingConfig& s);
+
 }  // namespace kbrain::config_detail

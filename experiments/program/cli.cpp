@@ -31,6 +31,9 @@ void define_commands(CLI::App& app, CliCommands& c) {
   c.run_cmd->add_option("--precision,-p", run.precision, "float | double (default: the file's)")
       ->check(CLI::IsMember({"float", "double"}));
   c.run_cmd->add_option("--steps,-n", run.steps, "Override the number of steps")->check(integer_in(1, kMaxSteps));
+  c.run_cmd->add_option("--warmup-steps", run.warmup_steps,
+                        "Override [simulation] warmup_steps (steps simulated and recorded before the timed ones)")
+      ->check(integer_in(0, kMaxSteps));
   c.run_cmd->add_option("--out,-o", run.out_dir, "Output folder (default: out/<experiment name>)")->check(non_empty());
   c.run_cmd->add_flag("--no-mesh-kernel", run.no_mesh_kernel, "Use the CSR kernel for mesh2d networks too");
   c.run_cmd->add_option("--gap-kernel", run.gap_kernel,

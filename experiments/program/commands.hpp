@@ -11,6 +11,7 @@ namespace kbrain {
 struct RunOptions {
   std::string experiment, backend, precision, out_dir;
   std::int64_t steps = 0;
+  std::int64_t warmup_steps = -1;  // >= 0: in place of [simulation] warmup_steps
   bool no_mesh_kernel = false;
   std::string gap_kernel = "auto";  // auto | fused | split | tiled (CSR networks; io_simulation.hpp)
   std::string partition = "auto";  // under mpirun: auto | blocks | tiles | bricks

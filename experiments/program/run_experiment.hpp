@@ -44,6 +44,7 @@ RunManifest start_manifest(const ExperimentConfig& cfg, const typename Model::Pl
                {Model::kConnections, plan.connections},
                {"steps", double(plan.steps)},
                {"dt_ms", plan.dt_ms}};
+  if (plan.warmup_steps > 0) m.numbers["warmup_steps"] = double(plan.warmup_steps);  // before the timed `steps`
   return m;
 }
 
@@ -68,10 +69,16 @@ void finish_manifest(RunManifest& m, const typename Model::Plan& plan, const Run
   for (const auto& [k, v] : r.values) m.numbers[k] = v;
   for (const auto& [k, v] : r.details) m.numbers[k] = v;
   for (const auto& [k, v] : r.fields) m.fields[k] = v;
+  // The populations' layout (names in index order, first neuron, size), for analyses of the spike files.
+  std::string names;
   for (const auto& p : r.populations) {
     m.numbers["rate_hz_" + p.name] = p.rate_hz;
     m.numbers["isi_cv_" + p.name] = p.isi_cv;
+    m.numbers["first_" + p.name] = double(p.first);
+    m.numbers["neurons_" + p.name] = double(p.neurons);
+    names += (names.empty() ? "" : ",") + p.name;
   }
+  if (!names.empty()) m.fields["populations"] = names;
   if (!r.strategy.empty()) m.fields[Model::kStrategy] = r.strategy;
   m.complete = true;
 }
@@ -132,7 +139,7 @@ int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Prec
   // One process on a CPU backend holds the whole state in host memory (ranks hold their part: not counted)
   const bool state_on_host = scope.ranks == 0 && !backend_facts(backend).gpu;
   typename Model::Plan plan =
-      make_bounded_plan<Model>(cfg, PlanRequest{o.size, o.density, o.steps, o.variant, state_on_host});
+      make_bounded_plan<Model>(cfg, PlanRequest{o.size, o.density, o.steps, o.variant, state_on_host, o.warmup_steps});
   change(plan);
   const auto target = o.out_dir.empty() ? std::filesystem::path("out") / cfg.name : std::filesystem::path(o.out_dir);
   RunRequest request;

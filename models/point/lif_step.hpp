@@ -25,6 +25,7 @@ struct LifConstants {
   Real decay_e, decay_i, decay_m;  // exp(-dt/tau)
   int refractory_steps;
   int integrator, synapse;
+  bool inclusive;  // spike at v >= v_th
   static LifConstants make(const PointParameters& p) {
     LifConstants c;
     c.dt = Real(p.dt); c.c_m = Real(p.c_m); c.g_l = Real(p.g_l); c.e_l = Real(p.e_l);
@@ -34,6 +35,7 @@ struct LifConstants {
     c.decay_i = Real(std::exp(-p.dt / p.tau_i));
     c.decay_m = Real(std::exp(-p.dt * p.g_l / p.c_m));
     c.refractory_steps = static_cast<int>(p.refractory_steps());
+    c.inclusive = p.threshold_inclusive;
     c.integrator = static_cast<int>(p.integrator);
     c.synapse = static_cast<int>(p.synapse);
     return c;
@@ -199,7 +201,7 @@ struct LifStepFunctor {
     const int last = s.last_spike(i);
     const bool nr = step - last >= c.refractory_steps;
     LifVars<Real> y = advance(x, I, nr);
-    const bool spike = nr && y.v > c.v_th;
+    const bool spike = nr && (c.inclusive ? y.v >= c.v_th : y.v > c.v_th);
     s.v(i) = spike ? c.v_reset : y.v;
     s.last_spike(i) = spike ? step : last;
     if (has_g) {

@@ -22,6 +22,7 @@
 // are safe even if every neuron spiked in each). The ring has max_delay + 1 slots per receptor; integer sums make
 // every backend deliver identical input.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <utility>
@@ -38,6 +39,8 @@
 #include "models/point/point_setup.hpp"
 #include "models/point/point_state.hpp"
 #include "spiking/generated_synapses.hpp"
+#include "spiking/poisson_drive.hpp"
+#include "spiking/projection_generation.hpp"
 #include "spiking/spike_exchange.hpp"
 #include "spiking/spike_log.hpp"
 #include "spiking/step_bytes.hpp"
@@ -84,9 +87,13 @@ class PointNetworkSimulation {
     }
     upload(state_.i_ext, setup.i_ext);
     upload(state_.noise_sd, setup.noise_sd);
+    double drive_weight = 0;  // the largest Poisson-drive weight: receptor 0's fixed-point grid holds it too
+    for (const double w : setup.poisson_weight) drive_weight = std::fmax(drive_weight, std::fabs(w));
     {
-      auto made = spiking::make_synapses<Exec>(setup.network, setup.delays, setup.dense_synapses,
-                                               setup.given_network ? &*setup.given_network : nullptr);
+      auto made = setup.projections
+                      ? spiking::generate_projection_synapses<Exec>(*setup.projections, drive_weight)
+                      : spiking::make_synapses<Exec>(setup.network, setup.delays, setup.dense_synapses,
+                                                     setup.given_network ? &*setup.given_network : nullptr);
       synapses_ = made.csr;
       dense_ = made.dense;
       offsets_ = std::move(made.offsets);
@@ -99,11 +106,33 @@ class PointNetworkSimulation {
     // schedules few blocks; a large one has as many warps in flight as the old 2048 teams of 64 threads).
     deliver_league_ = Backend::is_gpu ? static_cast<int>(std::clamp<std::int64_t>(neurons_ / 8, 64, 8192))
                                       : std::max(1, kx::concurrency<Exec>());
+    if (Backend::is_gpu) {  // a spike's row split over warps where rows are long (about 256 synapses a warp)
+      const double mean_row = double(synapse_count()) / double(std::max<std::int64_t>(1, neurons_ + sources_));
+      while (deliver_group_ < 32 && mean_row >= 256.0 * deliver_group_) deliver_group_ *= 2;
+      deliver_league_ = std::max(deliver_group_, deliver_league_ / deliver_group_ * deliver_group_);
+    }
     ring_ = Kokkos::View<long long**, Kokkos::LayoutRight, Mem>("spike_ring", slots_ * receptors_, neurons_);
     flags_ = Kokkos::View<int*, Mem>("spike_flags", neurons_ + sources_);
     list_ = Kokkos::View<int*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "spike_list"),
                                     std::max<std::int64_t>(1, neurons_ + sources_));
     poisson_probability_ = setup.poisson_rate_hz * params_.dt * 1e-3;
+    if (!setup.poisson_lambda.empty()) {
+      std::vector<double> exp_minus(setup.poisson_lambda.size());
+      std::vector<long long> weight(setup.poisson_weight.size());
+      for (std::size_t i = 0; i < exp_minus.size(); ++i) {
+        exp_minus[i] = std::exp(-setup.poisson_lambda[i]);  // on the host: every backend gets the same bits
+        weight[i] = std::llround(setup.poisson_weight[i] * synapses_.scale[0]);
+      }
+      drive_ = spiking::PoissonCountDrive<Mem>{ring_,
+                                               netgen::upload<double, Mem>(setup.poisson_lambda, "drive_lambda"),
+                                               netgen::upload<double, Mem>(exp_minus, "drive_exp_minus_lambda"),
+                                               netgen::upload<long long, Mem>(weight, "drive_weight"),
+                                               slots_,
+                                               receptors_,
+                                               spiking::stream_key(seed_, spiking::Purpose::PoissonCount),
+                                               clock_};
+      driven_ = true;
+    }
     noisy_ = std::any_of(setup.noise_sd.begin(), setup.noise_sd.end(), [](double sd) { return sd != 0.0; });
   }
 
@@ -194,6 +223,7 @@ class PointNetworkSimulation {
     in.clock = clock_;
     in.noise_seed = seed_;
     in.noisy = noisy_;
+    if (driven_) launch_range<Backend>(exec, "kbrain::spiking::poisson_drive", static_cast<int>(neurons_), drive_);
     launch_neurons(exec, in);
     if (sources_ > 0)
       launch_range<Backend>(exec, "kbrain::spiking::poisson", static_cast<int>(sources_),
@@ -219,7 +249,7 @@ class PointNetworkSimulation {
         launch_range<Backend>(exec, "kbrain::spiking::deliver", deliver_league_ * 32,
                               spiking::SpikeDeliverWarpsFunctor<Mem>{synapses_, list_, counters, ring_, clock_, slots_,
                                                                      receptors_, !dense, log_capacity,
-                                                                     deliver_league_});
+                                                                     deliver_league_, deliver_group_});
       } else {
         spiking::SpikeDeliverFunctor<Exec> deliver{synapses_, list_, counters, ring_, clock_, slots_, receptors_,
                                                    !dense, log_capacity};
@@ -296,13 +326,15 @@ class PointNetworkSimulation {
   spiking::DenseSynapses<Mem> dense_;
   std::vector<std::int64_t> offsets_;
   spiking::GenerationTimes generation_;
-  int receptors_ = 2, slots_ = 1, deliver_league_ = 1;
+  int receptors_ = 2, slots_ = 1, deliver_league_ = 1, deliver_group_ = 1;
   Probe probe_;
   spiking::StepClock<Mem> clock_;
   Steps steps_;
   Kokkos::View<long long**, Kokkos::LayoutRight, Mem> ring_;
   Kokkos::View<int*, Mem> flags_, list_;
   double poisson_probability_ = 0;
+  spiking::PoissonCountDrive<Mem> drive_;
+  bool driven_ = false;  // a Poisson-count drive (population networks)
   bool noisy_ = true;  // some neuron has a noise current
   spiking::DeviceSpikeLog<Mem> spikes_{"spike", neurons_, !AtomicAppend};  // spikes of a step: unordered if appended
   std::int64_t steps_done_ = 0;

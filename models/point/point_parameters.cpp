@@ -7,11 +7,13 @@ namespace kbrain::point {
 
 std::int64_t PointParameters::refractory_steps() const {
   // Brian2: not_refractory = timestep(t - lastspike) >= timestep(refractory)
-  return static_cast<std::int64_t>(std::floor(refractory_ms / dt + 1e-3));
+  // NEST: the spike step sets the count to round(t_ref/dt), and the membrane integrates again once it is 0, so
+  // round(t_ref/dt) steps after the spike step are clamped: not refractory from round(t_ref/dt) + 1 steps on.
+  return static_cast<std::int64_t>(std::floor(refractory_ms / dt + 1e-3)) + (refractory_nest ? 1 : 0);
 }
 
 const std::vector<std::string>& point_parameter_set_names() {
-  static const std::vector<std::string> names = {"coba", "cuba", "cobahh", "izhikevich2003", "lif", "wang2012"};
+  static const std::vector<std::string> names = {"coba", "cuba", "cobahh", "izhikevich2003", "lif", "wang2012", "pd14"};
   return names;
 }
 
@@ -35,6 +37,19 @@ NamedSet point_parameter_set(const std::string& name) {
     s.initial = {"uniform", 0, 0, -60.0, -50.0, 0, 0, 0, 0};
     s.w_exc = 1.62;
     s.w_inh = -9.0;
+  } else if (name == "pd14") {
+    // NEST's iaf_psc_exp with Potjans & Diesmann 2014's parameters (docs/models/pd14.md): C_m 250 pF, tau_m 10 ms
+    // (g_L 25 nS), exact integration of current synapses (weights in mV = R_m times the pA of NEST's weight), tau_syn
+    // 0.5 ms, inclusive threshold, NEST's refractory count. Initial values and drive come from the populations.
+    p.model = NeuronModel::Lif;
+    p.integrator = Integrator::Exact;
+    p.synapse = SynapseKind::CurrentExp;
+    p.c_m = 250; p.g_l = 25;
+    p.e_l = -65; p.v_threshold = -50; p.v_reset = -65; p.refractory_ms = 2;
+    p.tau_e = 0.5; p.tau_i = 0.5;
+    p.threshold_inclusive = true;
+    p.refractory_nest = true;
+    s.initial = {"constant", -65.0, 0, 0, 0, 0, 0, 0, 0};
   } else if (name == "cobahh") {
     p.model = NeuronModel::HhTraub;
     p.integrator = Integrator::ExponentialEuler;

@@ -30,6 +30,9 @@ struct PointParameters {
   double c_m = 200.0, g_l = 10.0, e_l = -60.0;   // pF, nS, mV
   double v_threshold = -50.0, v_reset = -60.0;    // mV; spike when v > v_threshold (Izhikevich: v >= 30)
   double refractory_ms = 5.0;                     // LIF: v clamped; HH: blocks detection only
+  bool threshold_inclusive = false;               // LIF: spike when v >= v_threshold (NEST) instead of v > (Brian2)
+  bool refractory_nest = false;                   // LIF: v clamped for round(t_ref/dt) steps after the spike step
+                                                  // (NEST), not from the spike step on (Brian2): one step more
   // synapses
   double tau_e = 5.0, tau_i = 10.0;               // ms
   double e_e = 0.0, e_i = -80.0;                  // mV (conductance synapses)
@@ -77,7 +80,8 @@ struct NamedSet {
   bool self_connections = false;
 };
 
-// "coba" | "cuba" | "cobahh" | "izhikevich2003" | "lif" (plain LIF of COBA membrane, no synapses).
+// "coba" | "cuba" | "cobahh" | "izhikevich2003" | "lif" (plain LIF of COBA membrane, no synapses) | "pd14" (NEST's
+// iaf_psc_exp as Potjans & Diesmann 2014 use it; its network comes from [[population]] / [[projection]] tables).
 NamedSet point_parameter_set(const std::string& name);
 const std::vector<std::string>& point_parameter_set_names();
 

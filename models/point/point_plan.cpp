@@ -9,6 +9,7 @@
 #include "backends/hardware_info.hpp"
 #include "core/timing/stopwatch.hpp"
 #include "models/point/point_schema.hpp"
+#include "models/point/projection_setup.hpp"
 #include "spiking/network_memory.hpp"
 
 namespace kbrain::point {
@@ -64,6 +65,12 @@ void apply_cortex_methods(const ExperimentConfig& cfg, point::PointParameters& p
                                   "({} ms)", file, p.delay_min, step_ms));
 }
 
+// A message that names a table (file:line: ...) as it is, any other prefixed with the file.
+std::string in_file(const ExperimentConfig& cfg, const std::string& what) {
+  const std::string file = cfg.source.string();
+  return what.rfind(file + ":", 0) == 0 ? what : file + ": " + what;
+}
+
 spiking::WeightSpec to_spec(const SpikingWeightConfig& w) { return {w.kind, w.value, w.low, w.high}; }
 
 // The plan's per-neuron host arrays (initial values, cell parameters, drive: at most kHostValuesPerNeuron doubles
@@ -74,9 +81,27 @@ spiking::WeightSpec to_spec(const SpikingWeightConfig& w) { return {w.kind, w.va
 // (spiking/network_memory.hpp).
 constexpr double kHostValuesPerNeuron = 12;
 constexpr double kKeptBytesPerSynapse = 10;
-double host_setup_bytes(const spiking::NetworkSpec& ns, bool state_on_host) {
+double host_setup_bytes(const spiking::NetworkSpec& ns, bool state_on_host, double more_synapses = 0) {
   return kHostValuesPerNeuron * 8.0 * double(ns.neurons) +
-         (state_on_host ? kKeptBytesPerSynapse * spiking::synapse_bound(ns) : 0.0);
+         (state_on_host ? kKeptBytesPerSynapse * (spiking::synapse_bound(ns) + more_synapses) : 0.0);
+}
+// A population network: refused with the scale that fits (neurons scale with n_scaling, synapses with
+// n_scaling * k_scaling; network.scale sets both).
+void require_population_memory(const ExperimentConfig& cfg, const spiking::NetworkSpec& ns,
+                               const spiking::ProjectionNetwork& net, bool state_on_host) {
+  const double need = host_setup_bytes(ns, state_on_host, net.synapse_bound());
+  const double available = double(host_available_memory_bytes());
+  if (available <= 0 || need <= available) return;
+  const PopulationNetworkConfig& c = *cfg.spiking.population_network;
+  throw ConfigError(fmt::format("{}: [network]: {} neurons{} need {:.2f} GiB of host memory but {:.2f} GiB are "
+                                "available (measured before the run allocated anything); about network.scale = {:.3g} "
+                                "fits",
+                                cfg.source.string(), ns.neurons,
+                                state_on_host ? fmt::format(" and, on this CPU backend, their {:.4g} synapses",
+                                                            net.synapse_bound())
+                                              : std::string(),
+                                need / 1073741824.0, available / 1073741824.0,
+                                std::min(c.n_scaling, c.k_scaling) * std::sqrt(available / need)));
 }
 void require_host_setup_memory(const ExperimentConfig& cfg, const spiking::NetworkSpec& ns, bool state_on_host) {
   const double need = host_setup_bytes(ns, state_on_host);
@@ -119,6 +144,8 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
   if (s.dt_given) p.dt = cfg.dt;
   if (!s.integrator.empty()) p.integrator = parse_integrator(s.integrator);
   if (!s.synapse.empty()) p.synapse = parse_synapse(s.synapse);
+  if (!s.threshold.empty()) p.threshold_inclusive = s.threshold == "inclusive";
+  if (!s.refractory_rule.empty()) p.refractory_nest = s.refractory_rule == "nest";
   bool network_dt_given = false;
   try {
     point_parameter_table(cfg.model).apply_all(p, cfg.parameter_overrides);
@@ -149,7 +176,27 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
     throw ConfigError(fmt::format("{}: network.in_degree = {} needs more than {} neurons", cfg.source.string(),
                                   ns.in_degree, neurons));
 
-  point::DriveSpec drive = point::named_drive(set, neurons);
+  // A population network: the neurons of its scaled populations, synapses from its projections (no E/I shape).
+  std::optional<spiking::ProjectionNetwork> projections;
+  if (s.population_network) {
+    if (size_override > 0)
+      throw ConfigError(fmt::format("{}: --size / [compare] sizes set [network] neurons; a network of [[population]] "
+                                    "tables is scaled by network.scale", cfg.source.string()));
+    if (s.storage == "dense")
+      throw ConfigError(fmt::format("{}: network.storage = \"dense\" is for [network] shapes", cfg.source.string()));
+    try {
+      projections = point::scaled_projection_network(*s.population_network, p, s.seed);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(in_file(cfg, e.what()));
+    }
+    ns = spiking::NetworkSpec{};
+    ns.connectivity = "none";
+    ns.neurons = ns.excitatory = projections->neurons();
+    ns.seed = s.seed;
+    ns.inhibitory_receptor = p.receptors() - 1;
+  }
+
+  point::DriveSpec drive = point::named_drive(set, ns.neurons);
   if (!s.inputs.empty()) drive.currents.clear();  // [[input]] replaces the parameter set's drive
   for (const auto& in : s.inputs) {
     // --sizes: an input range scales with the network (a range over the whole network stays so)
@@ -180,8 +227,16 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
                                     "use storage = \"csr\"",
                                     cfg.source.string(), double(neurons) * double(neurons) * 4.0 / (1ull << 30),
                                     neurons));
-    require_host_setup_memory(cfg, ns, request.state_on_host);
+    if (projections) require_population_memory(cfg, ns, *projections, request.state_on_host);
+    else require_host_setup_memory(cfg, ns, request.state_on_host);
     point::PointSetup setup = point::make_point_setup(p, initial, ns, drive);
+    if (projections) {
+      try {
+        point::apply_populations(*s.population_network, *projections, setup);
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(in_file(cfg, e.what()));
+      }
+    }
     setup.dense_synapses = s.storage == "dense";
     plan.setup = std::make_shared<const point::PointSetup>(std::move(setup));
     plan.host_bytes = kHostValuesPerNeuron * 8.0 * double(neurons);
@@ -190,7 +245,8 @@ SpikingPlan make_spiking_plan(const ExperimentConfig& cfg, const PlanRequest& re
   }
   plan.network_build_s = sw.seconds();
   plan.cells = ns.neurons;
-  plan.connections = spiking::expected_synapses(ns);  // a run reports the count it generated
+  plan.connections = projections ? projections->expected_synapses()
+                                 : spiking::expected_synapses(ns);  // a run reports the count it generated
   plan.size_label = fmt::format("{}", ns.neurons);
   plan.work_per_step = double(ns.neurons);
   plan.record_spikes = s.record_spikes;

@@ -103,7 +103,7 @@ const ParameterTable<PointParameters>& point_parameter_table(const std::string& 
 ModelSchema point_schema(const std::string& kind) {
   if (kind == "lif")
     return spiking_schema(kind, "leaky integrate-and-fire point neurons (Brette et al. 2007 COBA/CUBA)",
-                          {"coba", "cuba", "lif"}, {"euler", "exponential_euler", "exact", "rk4"},
+                          {"coba", "cuba", "lif", "pd14"}, {"euler", "exponential_euler", "exact", "rk4"},
                           {"conductance_exp", "conductance_alpha", "current_exp"}, {"v", "ge", "gi", "xe", "xi"});
   if (kind == "hh")
     return spiking_schema(kind, "Hodgkin-Huxley point neurons, Traub-Miles (Brette et al. 2007 COBAHH)", {"cobahh"},

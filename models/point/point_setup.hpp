@@ -10,6 +10,7 @@
 #include "models/point/point_parameters.hpp"
 #include "models/point/point_vars.hpp"
 #include "spiking/network_spec.hpp"
+#include "spiking/projection_spec.hpp"
 #include "spiking/synapse_draws.hpp"
 #include "spiking/synapse_network.hpp"
 
@@ -37,6 +38,10 @@ struct PointSetup {
   std::uint64_t seed = 1;
   double poisson_rate_hz = 0;
   bool dense_synapses = false;               // neuron -> neuron synapses as a dense matrix on the device
+  // A [[population]] / [[projection]] network: generated from this instead of `network` (which then has the
+  // neurons and no synapses), with an optional Poisson-count drive per neuron (spiking/poisson_drive.hpp).
+  std::optional<spiking::ProjectionNetwork> projections;
+  std::vector<double> poisson_lambda, poisson_weight;  // expected count per step, weight (model units); empty: none
 };
 
 // Initial values, Izhikevich cell parameters (r ~ U(0,1) keyed on (seed, neuron)) and the drive.

@@ -1,6 +1,9 @@
 #pragma once
-// The spiking models' columns in `kbrain compare`: synaptic events per second, each population's rate and ISI CV,
-// and their agreement with the reference run (identical spike lists; largest relative rate / CV differences).
+// The spiking models' columns in `kbrain compare`: the field's benchmark figures (real-time factor = wall time of
+// the timed steps / their biological time, synaptic events per second, energy per synaptic event from the
+// backend's counter: a lower bound of the outlet energy; the network's build time is compare's generate_s), each
+// population's rate and ISI CV, and their agreement with the reference run (identical spike lists; largest relative
+// rate / CV differences).
 #include <cmath>
 #include <limits>
 #include <string>
@@ -14,7 +17,9 @@
 namespace kbrain::point {
 
 inline std::vector<ReportColumn> spiking_columns(const SpikingPlan& plan) {
-  std::vector<ReportColumn> c = {{"synaptic_events_per_s", "synaptic events/s", "sig3"}};
+  std::vector<ReportColumn> c = {{"rtf", "real-time factor", "sig3"},
+                                 {"synaptic_events_per_s", "synaptic events/s", "sig3"},
+                                 {"uj_per_synaptic_event", "energy/event (uJ)", "sig3"}};
   for (const auto& p : plan.setup->populations) {
     c.push_back({"rate_hz_" + p.name, "rate " + p.name + " (Hz)", "sig3"});
     c.push_back({"isi_cv_" + p.name, "ISI CV " + p.name, "sig3"});
@@ -33,7 +38,10 @@ inline double relative_pct(double a, double ref) {
 // `is_reference`: the row is the reference run itself (no agreement to report).
 inline std::vector<ReportValue> spiking_values(const SpikingPlan& plan, const RunResult& r, const RunResult& ref,
                                                bool is_reference) {
-  std::vector<ReportValue> v = {ReportValue::num(r.figure("synaptic_events") / r.simulate_s)};
+  const double bio_s = double(r.steps) * plan.dt_ms * 1e-3, events = r.figure("synaptic_events");
+  std::vector<ReportValue> v = {ReportValue::num(bio_s > 0 ? r.simulate_s / bio_s : std::nan("")),
+                                ReportValue::num(events / r.simulate_s),
+                                ReportValue::num(events > 0 ? r.energy_j / events * 1e6 : std::nan(""))};
   for (std::size_t k = 0; k < plan.setup->populations.size(); ++k) {
     const bool has = k < r.populations.size();
     v.push_back(ReportValue::num(has ? r.populations[k].rate_hz : std::nan("")));

@@ -4,6 +4,7 @@
 // steps of dt): the device spike log drained at drain points (and every 4096 steps while spikes.csv streams),
 // synaptic events counted from the drained spikes' out-degrees, population rates and ISI CVs at the end; with
 // [record] synapses, the network's synapses as NumPy arrays (spiking/synapse_export.hpp), written at the end as output.
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -22,6 +23,7 @@
 #include "spiking/spike_log.hpp"
 #include "spiking/synapse_export.hpp"
 #include "spiking/network_memory.hpp"
+#include "spiking/projection_generation.hpp"
 #include "spiking/spike_statistics.hpp"
 
 namespace kbrain::point {
@@ -79,10 +81,25 @@ class SpikingRun {
   }
   SpikeEvents drain_spikes(bool) {
     SpikeEvents events = sim_.drain_spikes();
+    const std::size_t warm = warmup_events_.size();  // drained at the warm-up's end: written now, not counted
+    if (warm > 0) {
+      events.insert(events.begin(), warmup_events_.begin(), warmup_events_.end());
+      warmup_events_.clear();
+    }
     const auto& offsets = sim_.offsets();
-    for (const auto& e : events) synaptic_events_ += double(offsets[e.second + 1] - offsets[e.second]);
+    for (std::size_t k = warm; k < events.size(); ++k)
+      synaptic_events_ += double(offsets[events[k].second + 1] - offsets[events[k].second]);
     neuron_spikes_ += static_cast<std::int64_t>(events.size());
     return events;
+  }
+  // The warm-up is over: the synaptic events of the timed phase count from here (the spikes drained so far and
+  // those still in the log are the warm-up's).
+  void start_timing() {
+    const SpikeEvents events = sim_.drain_spikes();
+    warmup_events_.insert(warmup_events_.end(), events.begin(), events.end());
+    synaptic_events_ = 0;
+    spikes_before_timing_ = sim_.total_spikes();
+    neuron_spikes_before_timing_ = neuron_spikes_ + static_cast<std::int64_t>(events.size());
   }
   // Spikes of the Poisson sources are counted on the device only: their mean out-degree stands for each.
   void finish(RunResult& res) {
@@ -90,12 +107,16 @@ class SpikingRun {
     const auto& offsets = sim_.offsets();
     const double source_degree =
         sources > 0 ? double(offsets.back() - offsets[static_cast<std::size_t>(neurons)]) / double(sources) : 0.0;
-    synaptic_events_ += double(sim_.total_spikes() - neuron_spikes_) * source_degree;
+    synaptic_events_ += double((sim_.total_spikes() - spikes_before_timing_) -
+                               (neuron_spikes_ - neuron_spikes_before_timing_)) * source_degree;
     res.figures.emplace_back("synaptic_events", synaptic_events_);
+    if (std::isfinite(res.energy_j) && synaptic_events_ > 0)  // the timed phase's energy per synaptic event
+      res.details.emplace_back("uj_per_synaptic_event", res.energy_j / synaptic_events_ * 1e6);
     if constexpr (kCountsBytes<Sim>) res.bytes_moved = sim_.bytes_moved(synaptic_events_);
     if constexpr (kCountsFlops<Sim>) res.flops = sim_.flops();
     const double dt = plan_.setup->params.dt;
-    res.populations = spiking::population_stats(plan_.setup->populations, res.events, double(res.steps) * dt, dt);
+    res.populations = spiking::population_stats(plan_.setup->populations, res.events,
+                                                double(res.steps + res.warmup_steps) * dt, dt);
     if constexpr (kReportsReplay<Sim>) res.details.emplace_back("steps_replayed", sim_.replays_steps() ? 1.0 : 0.0);
     if (plan_.record_synapses && !out_dir_.empty()) export_synapses(res);
   }
@@ -116,7 +137,9 @@ class SpikingRun {
   static spiking::SpikingMemoryShape memory_shape(const PointSetup& setup) {
     spiking::SpikingMemoryShape m;
     m.spec = setup.network;
-    m.max_delay = setup.delays.bound();
+    m.max_delay = setup.projections ? setup.projections->max_delay_steps() : setup.delays.bound();
+    if (setup.projections) m.projection_synapses = setup.projections->synapse_bound();
+    m.drive_neurons = double(setup.poisson_lambda.size());
     m.dense = setup.dense_synapses;
     m.real_bytes = static_cast<int>(sizeof(Real));
     m.log_capacity = spiking::default_spike_log_capacity(setup.network.neurons, Backend::is_gpu);  // as the run's
@@ -143,14 +166,33 @@ class SpikingRun {
   void export_synapses(RunResult& res) {
     Stopwatch sw;
     const PointSetup& setup = *plan_.setup;
-    const std::int64_t written =
-        setup.given_network ? spiking::write_synapse_arrays(out_dir_, *setup.given_network)
-                            : spiking::write_synapse_arrays(out_dir_, spiking::build_network(setup.network, setup.delays));
+    std::int64_t written = 0;
+    if (setup.given_network)
+      written = spiking::write_synapse_arrays(out_dir_, *setup.given_network);
+    else if (setup.projections)
+      written = spiking::write_synapse_arrays(
+          out_dir_, spiking::generate_projection_synapses<Kokkos::DefaultHostExecutionSpace>(*setup.projections,
+                                                                                             drive_weight(setup))
+                        .csr);
+    else
+      written = spiking::write_synapse_arrays(out_dir_, spiking::build_network(setup.network, setup.delays));
     if (written != sim_.synapse_count())
       throw std::logic_error("the exported synapses differ in number from the simulated ones");
+    write_npy(out_dir_ / "neurons_v0.npy", setup.initial[V]);
+    write_npy(out_dir_ / "neurons_i_ext.npy", setup.i_ext);
+    if (!setup.poisson_lambda.empty()) {
+      write_npy(out_dir_ / "neurons_poisson_lambda.npy", setup.poisson_lambda);
+      write_npy(out_dir_ / "neurons_poisson_weight.npy", setup.poisson_weight);
+    }
     const double s = sw.seconds();
     res.output_s += s;
     res.details.emplace_back("synapses_export_s", s);
+  }
+
+  static double drive_weight(const PointSetup& setup) {
+    double w = 0;
+    for (const double x : setup.poisson_weight) w = std::fmax(w, std::fabs(x));
+    return w;
   }
 
   const SpikingPlan& plan_;
@@ -158,6 +200,8 @@ class SpikingRun {
   std::filesystem::path out_dir_;
   double synaptic_events_ = 0;
   std::int64_t neuron_spikes_ = 0;
+  std::int64_t spikes_before_timing_ = 0, neuron_spikes_before_timing_ = 0;
+  SpikeEvents warmup_events_;  // drained by start_timing, handed on by the next drain
 };
 
 }  // namespace kbrain::point

@@ -87,6 +87,13 @@ struct is_partitioned : std::false_type {};
 template <class Sim>
 struct is_partitioned<Sim, std::void_t<decltype(Sim::kPartitioned)>> : std::bool_constant<Sim::kPartitioned> {};
 
+// `void start_timing()` in a Simulation: called when the warm-up steps are done, so that what it counts for the
+// timed phase (synaptic events, say) starts there.
+template <class Sim, class = void>
+inline constexpr bool kStartsTiming = false;
+template <class Sim>
+inline constexpr bool kStartsTiming<Sim, std::void_t<decltype(std::declval<Sim&>().start_timing())>> = true;
+
 template <class Sim, class Sampler>
 void emplace_sampler(std::optional<Sampler>& s, Sim& sim, const std::vector<int>& variables,
                      const std::vector<std::int64_t>& cells, int capacity) {
@@ -253,14 +260,29 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
         done);
   };
 
-  ProgressBar bar(std::string(Backend::name) + "/" + res.precision, plan.steps);
+  // Warm-up steps (plan.warmup_steps) run and record as the others, before the timed phase: its clock, energy and
+  // the simulation's own counts (start_timing) start when they are done.
+  const std::int64_t warmup = plan.warmup_steps, total_steps = warmup + plan.steps;
+  ProgressBar bar(std::string(Backend::name) + "/" + res.precision, total_steps);
   if (!request.progress) bar.finish();
-  // The device's energy counter for GPU backends, the host packages' for CPU ones; read around the loop.
-  const EnergyMeter energy(Backend::is_gpu ? EnergyMeter::Source::Gpu : EnergyMeter::Source::Host,
-                           Backend::is_gpu ? nvml_index(Backend::describe().device_index) : 0);
+  // The device's energy counter for GPU backends, the host packages' for CPU ones; read around the timed loop.
+  std::optional<EnergyMeter> energy;
+  const auto start_energy = [&] {
+    energy.emplace(Backend::is_gpu ? EnergyMeter::Source::Gpu : EnergyMeter::Source::Host,
+                   Backend::is_gpu ? nvml_index(Backend::describe().device_index) : 0);
+  };
+  if (warmup == 0) start_energy();
   Stopwatch loop;
+  double output_before_timing = 0;
   const std::int64_t stride = sim.steps_per_call();
-  for (std::int64_t n = 0; n < plan.steps; n += stride) {
+  for (std::int64_t n = 0; n < total_steps; n += stride) {
+    if (!energy && n >= warmup) {
+      sim.fence();
+      if constexpr (kStartsTiming<Sim>) sim.start_timing();
+      output_before_timing = output_s;
+      loop.restart();
+      start_energy();
+    }
     sim.step();
     const std::int64_t done = n + stride;
     if (trace_sampler && crossed(n, done, every)) trace_sampler->capture(sim.state(), done);
@@ -273,18 +295,22 @@ RunResult run_model(const typename Model::Plan& plan, const RunRequest& request)
     stop_if_asked(done);
     if (crossed(n, done, 64)) bar.update(done);
   }
-  res.steps = sim.steps_done();
-  if (last_finite != res.steps) check_finite(res.steps);
+  const std::int64_t done = sim.steps_done();
+  if (last_finite != done) check_finite(done);
   drain(true);
   const double total = loop.seconds();
-  res.energy_j = energy.joules();
-  res.energy_counter = energy.counter();
+  if (!energy) start_energy();  // a run stopped within its warm-up
+  res.steps = std::max<std::int64_t>(0, done - warmup);
+  res.warmup_steps = done - res.steps;
+  res.energy_j = energy->joules();
+  res.energy_counter = energy->counter();
   bar.finish();
 
   Stopwatch close;
   if (trace) trace->close();
   if (spike_file) spike_file->close();
-  res.simulate_s = total - std::min(total, output_s);  // output_s so far = drains inside the loop
+  const double timed_output_s = output_s - output_before_timing;  // drains inside the timed loop
+  res.simulate_s = total - std::min(total, timed_output_s);
   res.output_s = output_s + close.seconds();
   sim.finish(res);
   return res;

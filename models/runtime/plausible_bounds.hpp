@@ -3,6 +3,7 @@
 // bound the model declares with the variable (VariableInfo::plausible in its schema), else none. A value beyond its
 // bound stops the run as NaN does (models/runtime/model_runner.hpp): a state of 1e299 mV is no result either.
 #include <limits>
+#include <type_traits>
 
 #include "core/config/experiment_config.hpp"
 #include "core/model/model_schema.hpp"
@@ -27,6 +28,9 @@ inline void set_plausible_bounds(RunPlan& plan, const ModelSchema& schema, const
 template <class Model, class Request>
 typename Model::Plan make_bounded_plan(const ExperimentConfig& cfg, const Request& request) {
   typename Model::Plan plan = Model::make_plan(cfg, request);
+  plan.warmup_steps = cfg.warmup_steps;
+  if constexpr (std::is_same_v<Request, PlanRequest>)
+    if (request.warmup_steps >= 0) plan.warmup_steps = request.warmup_steps;
   for (const ModelSchema& schema : Model::schemas())
     if (schema.kind == cfg.model) set_plausible_bounds(plan, schema, cfg);
   return plan;

@@ -18,6 +18,7 @@ struct PlanRequest {
   std::string variant;       // non-empty: the value of the model's variant_setting (compare.variants)
   bool state_on_host = false; // the run's state will be in host memory (kbrain run on a CPU backend): a plan counts
                                // it in the host check it makes before building anything
+  std::int64_t warmup_steps = -1;  // >= 0: warm-up steps instead of the file's
 };
 
 struct RunPlan {
@@ -26,7 +27,8 @@ struct RunPlan {
   double connections = 0;          // gap junctions or synapses (generated networks: expected count)
   std::string size_label;          // compare rows: "256x256", "uniform d=100", "4000"
   double work_per_step = 0;        // cost of one step in mesh-equivalent cell-steps (compare's serial budget)
-  std::int64_t steps = 0;
+  std::int64_t steps = 0;          // timed steps
+  std::int64_t warmup_steps = 0;   // steps before them, simulated and recorded but not timed
   double dt_ms = 0;                // one step
   double network_build_s = 0;      // host time to build the plan's network
   double host_bytes = 0;           // host memory the plan's own arrays hold (checked before they were built)

@@ -19,7 +19,8 @@ struct RankTable {
 
 struct RunResult {
   std::string backend, precision;
-  std::int64_t steps = 0;
+  std::int64_t steps = 0;         // timed steps (after the warm-up)
+  std::int64_t warmup_steps = 0;  // steps before them
   double generate_s = 0, setup_s = 0, simulate_s = 0, output_s = 0;  // generate: networks built on the backend
   std::int64_t spikes = 0;
   std::vector<std::pair<std::int64_t, std::int64_t>> events;  // (updates done, cell), sorted; if keep_spikes
