@@ -30,8 +30,8 @@ double isi_cv(const SpikeTrain& train, const Window& w);
 std::vector<double> window_isi_cvs(const std::vector<SpikeTrain>& trains, const Window& w);
 
 // The bin edges t_min + k * bin_ms, k = 0 … K, K = ceil((t_max − t_min) / bin_ms) (at least 1): the last edge is at
-// or after t_max. A spike at time t falls in bin k where edge k <= t < edge k + 1; the last bin also holds its right
-// edge (numpy.histogram's rule).
+// or after t_max, as the reference's numpy.arange(t_min, t_max + bin, bin). A spike at time t falls in bin k where
+// edge k <= t < edge k + 1; the last bin also holds its right edge (numpy.histogram's rule).
 std::vector<double> bin_edges(const Window& w, double bin_ms);
 // K, the number of bins, without the edges (a long window of fine bins would make them large).
 std::int64_t bin_count(const Window& w, double bin_ms);

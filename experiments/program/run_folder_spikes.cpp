@@ -1,5 +1,5 @@
 // read_run_folder_spikes: run.json's facts and populations, then every spike of spikes.csv (preferred: it is the
-// default format) or spikes.kbs, each checked against the run's neuron count before it is kept.
+// default format), spikes.kbs or spikes.h5, each checked against the run's neuron count before it is kept.
 #include "experiments/program/run_folder_spikes.hpp"
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 
 #include "core/config/experiment_config.hpp"
 #include "core/recorders/manifest_reader.hpp"
+#include "core/recorders/sonata_spikes_reader.hpp"
 #include "core/recorders/trace_recorder.hpp"
 
 namespace kbrain {
@@ -79,11 +80,15 @@ struct NeuronOwners {
   }
 };
 
-void add_spike(RunFolderSpikes& run, const NeuronOwners& owners, std::int64_t step, std::int64_t cell) {
+void add_spike_at(RunFolderSpikes& run, const NeuronOwners& owners, double t_ms, std::int64_t cell) {
   const std::int32_t p = owners.pop[static_cast<std::size_t>(cell)];
   if (p < 0) return;
   auto& pop = run.populations[static_cast<std::size_t>(p)];
-  pop.trains[static_cast<std::size_t>(cell - pop.first)].push_back(static_cast<double>(step) * run.dt_ms);
+  pop.trains[static_cast<std::size_t>(cell - pop.first)].push_back(t_ms);
+}
+
+void add_spike(RunFolderSpikes& run, const NeuronOwners& owners, std::int64_t step, std::int64_t cell) {
+  add_spike_at(run, owners, static_cast<double>(step) * run.dt_ms, cell);
 }
 
 template <class Where>
@@ -136,6 +141,28 @@ void read_kbs(RunFolderSpikes& run, const NeuronOwners& owners, const fs::path& 
   }
 }
 
+// spikes.h5: its timestamps are step * dt_ms already (core/recorders/sonata_spikes.cpp), the same doubles as the
+// other formats give.
+void read_h5(RunFolderSpikes& run, const NeuronOwners& owners, const fs::path& file) {
+  std::vector<SonataSpikePopulation> pops;
+  try {
+    pops = read_sonata_spikes(file);
+  } catch (const std::runtime_error& e) {
+    throw ConfigError(e.what());
+  }
+  if (pops.size() != 1)
+    throw ConfigError(fmt::format("{}: {} populations under /spikes; a kbrain run writes one", file.string(),
+                                  pops.size()));
+  const SonataSpikePopulation& p = pops.front();
+  for (std::size_t k = 0; k < p.timestamps.size(); ++k) {
+    const auto where = [&] { return fmt::format("{}: spike {}", file.string(), k); };
+    if (!(p.timestamps[k] >= 0)) throw ConfigError(fmt::format("{}: time {} ms", where(), p.timestamps[k]));
+    const auto cell = static_cast<std::int64_t>(std::min<std::uint64_t>(p.node_ids[k], std::numeric_limits<std::int64_t>::max()));
+    check_spike(run, 0, cell, where);
+    add_spike_at(run, owners, p.timestamps[k], cell);
+  }
+}
+
 }  // namespace
 
 RunFolderSpikes read_run_folder_spikes(const fs::path& dir) {
@@ -175,10 +202,12 @@ RunFolderSpikes read_run_folder_spikes(const fs::path& dir) {
   } else if (fs::is_regular_file(dir / "spikes.kbs", ec)) {
     run.spike_file = "spikes.kbs";
     read_kbs(run, owners, dir / run.spike_file);
+  } else if (fs::is_regular_file(dir / "spikes.h5", ec)) {
+    run.spike_file = "spikes.h5";
+    read_h5(run, owners, dir / run.spike_file);
   } else {
-    throw ConfigError(fmt::format(
-        "{}: no spikes.csv or spikes.kbs ({}record the spikes with [record] spikes = true, csv or binary)", dir.string(),
-        fs::exists(dir / "spikes.h5", ec) ? "spikes.h5 alone is not read yet; " : ""));
+    throw ConfigError(fmt::format("{}: no spikes.csv, spikes.kbs or spikes.h5 (record the spikes: [record] spikes = "
+                                  "true)", dir.string()));
   }
   // The files are in step order; a train out of order (hand-made input) is sorted rather than refused.
   for (auto& p : run.populations)

@@ -1,7 +1,7 @@
 #pragma once
 // A finished spiking run's folder read for its statistics (`kbrain stats`): run.json (dt, steps, neurons and the
-// populations) and the spikes, from spikes.csv or spikes.kbs (docs/output-formats.md), as each population's spike
-// trains in ms. Bad input throws ConfigError naming the file (and, for CSV, the line).
+// populations) and the spikes, from spikes.csv, spikes.kbs or spikes.h5 (docs/output-formats.md), as each
+// population's spike trains in ms. Bad input throws ConfigError naming the file (and, for CSV, the line).
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -19,7 +19,7 @@ struct RunPopulationSpikes {
 
 struct RunFolderSpikes {
   std::filesystem::path dir;
-  std::string spike_file;  // the file read: spikes.csv or spikes.kbs
+  std::string spike_file;  // the file read: spikes.csv, spikes.kbs or spikes.h5
   double dt_ms = 0;
   std::int64_t steps = 0, neurons = 0;
   double end_ms() const { return static_cast<double>(steps) * dt_ms; }

@@ -31,7 +31,7 @@ refused "empty/run.json: missing" empty
 run incomplete false 2000 '1200,3\n'
 refused "incomplete/run.json: the run did not complete" incomplete
 run nospikes true 2000
-refused "nospikes: no spikes.csv or spikes.kbs" nospikes
+refused "nospikes: no spikes.csv, spikes.kbs or spikes.h5" nospikes
 run badline true 2000 '1200,3\n1300;3\n'
 refused "badline/spikes.csv:3:" badline
 run badnumber true 2000 '1200,3\n1300,x\n'
