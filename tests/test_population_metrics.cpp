@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/config/experiment_config.hpp"
+#include "core/recorders/trace_recorder.hpp"
 #include "experiments/program/run_folder_spikes.hpp"
 #include "spiking/population_metrics.hpp"
 #include "tests/test_helpers.hpp"
@@ -197,5 +198,28 @@ TEST_SUITE("population_metrics") {
                 "  \"neurons_b\": 2",
                 "", "true"),
         "overlap"));
+  }
+
+  TEST_CASE("a run folder's spikes.kbs and spikes.h5 give the trains spikes.csv gives") {
+    kbrain::test::TempDir dir("stats_formats");
+    const std::vector<std::pair<std::int64_t, std::int64_t>> events = {{2, 5}, {4, 1}, {4, 5}, {10, 5}};
+    write_run(dir, "", "2,5\n4,1\n4,5\n10,5\n");
+    const auto from_csv = kbrain::read_run_folder_spikes(dir.path);
+    CHECK(from_csv.spike_file == "spikes.csv");
+    std::filesystem::remove(dir.path / "spikes.csv");
+    const bool sonata = kbrain::sonata_spikes_available();
+    {
+      auto files = kbrain::open_spike_files(dir.path, false, true, sonata, "made_up", 0.5);
+      files.record(events);
+      files.close();
+    }
+    const auto from_kbs = kbrain::read_run_folder_spikes(dir.path);
+    CHECK(from_kbs.spike_file == "spikes.kbs");
+    CHECK(from_kbs.populations[0].trains == from_csv.populations[0].trains);
+    if (!sonata) return;
+    std::filesystem::remove(dir.path / "spikes.kbs");
+    const auto from_h5 = kbrain::read_run_folder_spikes(dir.path);
+    CHECK(from_h5.spike_file == "spikes.h5");
+    CHECK(from_h5.populations[0].trains == from_csv.populations[0].trains);
   }
 }

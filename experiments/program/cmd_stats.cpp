@@ -39,17 +39,28 @@ spiking::Window run_window(const StatsOptions& o, const RunFolderSpikes& run) {
   return {o.t_min_ms, t_max};
 }
 
+// One run's metrics; its spike trains are dropped as each population is done.
+StatsRun run_metrics(const StatsOptions& o, RunFolderSpikes in) {
+  StatsRun run;
+  run.dir = in.dir.string();
+  run.spike_file = in.spike_file;
+  run.dt_ms = in.dt_ms;
+  run.window = run_window(o, in);
+  run.bins = spiking::bin_count(run.window, o.bin_ms);
+  const spiking::MetricOptions mo{run.window, o.bin_ms, o.sample, o.seed};
+  for (std::size_t p = 0; p < in.populations.size(); ++p) {
+    RunPopulationSpikes& pop = in.populations[p];
+    run.populations.push_back({pop.name, pop.first, pop.size, spiking::population_metrics(pop.trains, mo, p)});
+    pop.trains = {};
+  }
+  return run;
+}
+
 // The runs must name the same populations in the same order for their distributions to be compared.
-void require_same_populations(const std::vector<RunFolderSpikes>& runs) {
-  const auto names = [](const RunFolderSpikes& r) {
-    std::string s;
-    for (const auto& p : r.populations) s += (s.empty() ? "" : ",") + p.name;
-    return s;
-  };
-  for (const RunFolderSpikes& r : runs)
-    if (names(r) != names(runs.front()))
-      throw ConfigError(fmt::format("run {} has the populations {}, run {} has {}: runs compared must have the same",
-                                    r.dir.string(), names(r), runs.front().dir.string(), names(runs.front())));
+std::string population_names(const StatsRun& r) {
+  std::string s;
+  for (const auto& p : r.populations) s += (s.empty() ? "" : ",") + p.name;
+  return s;
 }
 
 // A .npy file whole or not at all: written beside its name, then renamed.
@@ -91,34 +102,19 @@ fs::path prepare_output(const StatsOptions& o) {
 }  // namespace
 
 int cmd_stats(const StatsOptions& o) {
-  std::vector<RunFolderSpikes> inputs;
-  std::vector<spiking::Window> windows;
-  for (const std::string& dir : o.runs) {
-    inputs.push_back(read_run_folder_spikes(dir));
-    windows.push_back(run_window(o, inputs.back()));
-  }
-  require_same_populations(inputs);
-
   StatsResults r;
   r.command = command_line();
   r.t_min_ms = o.t_min_ms;
   r.bin_ms = o.bin_ms;
   r.sample = o.sample;
   r.seed = o.seed;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    StatsRun run;
-    run.dir = inputs[i].dir.string();
-    run.spike_file = inputs[i].spike_file;
-    run.dt_ms = inputs[i].dt_ms;
-    run.window = windows[i];
-    run.bins = spiking::bin_count(run.window, o.bin_ms);
-    const spiking::MetricOptions mo{run.window, o.bin_ms, o.sample, o.seed};
-    for (std::size_t p = 0; p < inputs[i].populations.size(); ++p) {
-      RunPopulationSpikes& in = inputs[i].populations[p];
-      run.populations.push_back({in.name, in.first, in.size, spiking::population_metrics(in.trains, mo, p)});
-      in.trains = {};  // what is left of the run is its metrics
-    }
-    r.runs.push_back(std::move(run));
+  // One run in memory at a time: a long run's spike trains are gigabytes, its metrics are not.
+  for (const std::string& dir : o.runs) {
+    r.runs.push_back(run_metrics(o, read_run_folder_spikes(dir)));
+    const StatsRun &run = r.runs.back(), &first = r.runs.front();
+    if (population_names(run) != population_names(first))
+      throw ConfigError(fmt::format("run {} has the populations {}, run {} has {}: runs compared must have the same",
+                                    run.dir, population_names(run), first.dir, population_names(first)));
   }
   if (r.runs.size() >= 2) {
     r.ks.resize(r.runs.front().populations.size());
