@@ -180,6 +180,7 @@ void define_commands(CLI::App& app, CliCommands& c) {
 
 void check_command_lists(const CliCommands& c) {
   if (*c.reproduce_cmd) cli_checks::require_distinct(c.reproduce.backends, "--backends");
+  if (*c.stats_cmd) cli_checks::require_distinct(c.stats.runs, "runs");
   if (!*c.compare_cmd) return;
   const CompareOptions& o = c.compare;
   cli_checks::require_distinct(o.backends, "--backends");

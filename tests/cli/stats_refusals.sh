@@ -62,6 +62,7 @@ refused "--bin-ms" good --bin-ms 0
 refused "--sample" good --sample 1
 refused "--t-min-ms" good --t-min-ms -1
 refused "required"
+refused "lists good twice" good good
 
 # The good folder is summarised: stats.json and the .npy files beside it, the table on stdout.
 "$kb" stats good > out.txt 2> err.txt || fail "kbrain stats good failed: $(cat err.txt)"
