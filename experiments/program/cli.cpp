@@ -160,11 +160,30 @@ void define_commands(CLI::App& app, CliCommands& c) {
       ->check(integer_in(1, kMaxSteps));
   c.reproduce_cmd->add_flag("--no-plots", rep.no_plots, "Do not draw the runs' pictures");
 
+  auto& st = c.stats;
+  c.stats_cmd = app.add_subcommand("stats", "Spiking runs: per population the rates, ISI CVs and spike-count "
+                                             "correlations; with several runs the Kolmogorov-Smirnov distances");
+  c.stats_cmd->add_option("runs", st.runs, "Output folders of finished spiking runs (kbrain run)")
+      ->required()->check(non_empty());
+  c.stats_cmd->add_option("--t-min-ms", st.t_min_ms, "Start of the observation window in ms, included (default 500)")
+      ->check(finite_positive(true));
+  c.stats_cmd->add_option("--t-max-ms", st.t_max_ms, "End of the observation window in ms, included (default: each "
+                                                      "run's end)")->check(finite_positive());
+  c.stats_cmd->add_option("--bin-ms", st.bin_ms, "Bin of the spike counts correlated, in ms (default 2)")
+      ->check(finite_positive());
+  c.stats_cmd->add_option("--sample", st.sample, "Neurons per population whose counts are correlated (default 250, "
+                                                  "or the population)")->check(integer_in(2, kMaxSize));
+  c.stats_cmd->add_option("--seed", st.seed, "Seed of that sample (default 12345)")
+      ->check(integer_in(0, std::numeric_limits<std::int64_t>::max()));
+  c.stats_cmd->add_option("--out,-o", st.out_dir, "Folder for stats.json and the .npy files (default: the first run's)")
+      ->check(non_empty());
+
   c.models = app.add_subcommand("models", "List the models: kinds, parameters (unit, bounds, default), variables, options");
 }
 
 void check_command_lists(const CliCommands& c) {
   if (*c.reproduce_cmd) cli_checks::require_distinct(c.reproduce.backends, "--backends");
+  if (*c.stats_cmd) cli_checks::require_distinct(c.stats.runs, "runs");
   if (!*c.compare_cmd) return;
   const CompareOptions& o = c.compare;
   cli_checks::require_distinct(o.backends, "--backends");

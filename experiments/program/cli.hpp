@@ -11,6 +11,7 @@ struct CliCommands {
   CompareOptions compare;
   AccuracyOptions accuracy;
   ReproduceOptions reproduce;
+  StatsOptions stats;
   CLI::App* backends = nullptr;
   CLI::App* run_cmd = nullptr;
   CLI::App* compare_cmd = nullptr;
@@ -18,6 +19,7 @@ struct CliCommands {
   CLI::App* models = nullptr;
   CLI::App* plot_cmd = nullptr;
   CLI::App* reproduce_cmd = nullptr;
+  CLI::App* stats_cmd = nullptr;
   std::string plot_dir;
 };
 

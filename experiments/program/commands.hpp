@@ -62,6 +62,18 @@ struct ReproduceOptions {
   bool no_plots = false;
 };
 
+// `kbrain stats RUN_DIR...` (cmd_stats.cpp): per population the rates, ISI CVs and spike-count correlations over
+// [t_min_ms, t_max_ms] (both included), and with several runs the Kolmogorov–Smirnov distances between them.
+struct StatsOptions {
+  std::vector<std::string> runs;
+  std::string out_dir;             // empty: the first run's folder
+  double t_min_ms = 500;
+  double t_max_ms = 0;             // 0: each run's end
+  double bin_ms = 2;
+  std::int64_t sample = 250;       // neurons per population for the correlations
+  std::uint64_t seed = 12345;      // of that sample
+};
+
 int cmd_backends();
 int cmd_models();  // experiments/program/cmd_models.cpp
 int cmd_accuracy(const AccuracyOptions& o);
@@ -70,6 +82,7 @@ int cmd_run(const RunOptions& o);
 int cmd_run_mpi(const RunOptions& o);
 int cmd_compare(const CompareOptions& o);
 int cmd_reproduce(const ReproduceOptions& o);
+int cmd_stats(const StatsOptions& o);
 // `kbrain plot DIR` and the pictures at the end of run / compare (cmd_plot.cpp).
 int cmd_plot(const std::string& dir);
 void draw_pictures(const std::filesystem::path& dir);

@@ -1,4 +1,4 @@
-// kbrain — command-line runner: `kbrain backends | run | compare`.
+// kbrain — command-line runner: `kbrain backends | run | compare | stats | ...`.
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
     else if (*cli.accuracy_cmd) code = kbrain::cmd_accuracy(cli.accuracy);
     else if (*cli.plot_cmd) code = kbrain::cmd_plot(cli.plot_dir);
     else if (*cli.reproduce_cmd) code = kbrain::cmd_reproduce(cli.reproduce);
+    else if (*cli.stats_cmd) code = kbrain::cmd_stats(cli.stats);
   } catch (const kbrain::RunInterrupted& e) {  // not an error: what the user asked for, said as such
     code = e.exit_code();
     error = e.what();
