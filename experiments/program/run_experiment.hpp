@@ -148,7 +148,9 @@ int run_experiment(const ExperimentConfig& cfg, const std::string& backend, Prec
   request.keep_spikes = plan.record_spikes || Model::kSpikeStatistics;
   request.progress = scope.ranks == 0;
   request.finite_check_every = o.finite_check_every;
-  // The memory the run needs is stated, and a run that does not fit refused, before any output exists.
+  // The memory the run needs is stated, and a run that does not fit refused, before any output exists. The writing
+  // rank's request names its folder already: a model that computes more for its files plans that too.
+  if (scope.writes) request.out_dir = target;
   const MemoryStatement memory = memory_on<Model>(plan, backend, precision, request);
   RunManifest m = start_manifest<Model>(cfg, plan, backend, precision);
   m.numbers["host_bytes"] = plan.host_bytes + memory.host_bytes;

@@ -95,8 +95,12 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, AdexP
       throw ConfigError(fmt::format("{}: compare.sizes cannot resize a network read from network.file",
                                     cfg.source.string()));
     plan.host_bytes += double(plan.synapse_slots());  // one connection flag per slot, checked before it is built
-    require_host_bytes(plan.host_bytes, cfg.source.string(),
-                       fmt::format("network.file: the {} x {} connection flags", plan.n_pre, plan.n_post));
+    // On a CPU backend the run's synapses are host memory too, beside these flags: at least 4 floats and a flag a slot
+    // (AdexState::bytes_per_slot). The file fixes the network's size: no smaller one is suggested.
+    const double state = request.state_on_host ? double(plan.synapse_slots()) * (4.0 * sizeof(float) + 1.0) : 0.0;
+    require_host_bytes(plan.host_bytes + state, cfg.source.string(),
+                       fmt::format("network.file: the {} x {} connection flags{}", plan.n_pre, plan.n_post,
+                                   state > 0 ? " and, on this CPU backend, the synapses (float, at least)" : ""));
     plan.conn.assign(static_cast<std::size_t>(plan.synapse_slots()), 0);
     text::read_int_pairs(
         s.file("network.file"), "pre post",

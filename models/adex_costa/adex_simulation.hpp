@@ -89,7 +89,7 @@ class AdexSimulation {
     } catch (const ConfigError&) {
       throw;
     } catch (const std::runtime_error& e) {
-      throw ConfigError(plan.config->source.string() + ": [network]: " + e.what());
+      throw NotEnoughMemory(plan.config->source.string() + ": [network]: " + e.what());
     }
     MemoryStatement m;
     if (chunk_rows == 0) {

@@ -87,39 +87,57 @@ class DecoderSimulation {
   using Spectra = typename Fft::ComplexRows;
   using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
 
-  // The device bytes of memory() below for a population of `neurons` (the plan's window and grouping).
-  static double pipeline_bytes(const DecoderPlan& plan, std::int64_t neurons) {
+  // The device bytes of memory() below for a population of `neurons` decoded as multi-units (mu) or single units
+  // (the plan's window and grouping).
+  static double pipeline_bytes(const DecoderPlan& plan, std::int64_t neurons, bool mu) {
     DecoderPlan sized;  // only the fields units() reads
     sized.neurons = neurons;
     sized.group = plan.group;
-    const double real = sizeof(Real), n = double(neurons), units = double(sized.units(plan.multi_unit));
+    const double real = sizeof(Real), n = double(neurons), units = double(sized.units(mu));
     const double tr = double(plan.train_samples), te = double(plan.test_samples);
     const auto lag = static_cast<std::int64_t>(std::llround(plan.max_lag_ms / plan.dt_ms));
     const double p = 2.0 * double(next_pow2(plan.train_samples + lag + 1)), k = p / 2 + 1;
     const double rows = std::min(units, Backend::is_gpu ? 256.0 : 16.0);
     return (tr + te + 2.0 * double(lag)) * n + units * tr * real + (rows + 2) * p * real +
-           (2 * rows + 2) * k * 2 * real + 16.0 * (tr + te + 2.0 * double(lag)) + 2 * units * units * real;
+           (2 * rows + 2) * k * 2 * real + 16.0 * (tr + te + 2.0 * double(lag)) + 2 * units * units * real +
+           kNeuronDoubles * 8.0 * n;
+  }
+  static constexpr double kNeuronDoubles = 7;  // τ_RC, τ_ref, τ_psc, J_bias, α and the preferred direction
+
+  // The device bytes of the decodes a run makes: its own; with output files also the picture's other estimate (SU
+  // beside MU), decoded at the end from the same spikes (finish), whose pipeline is the larger one when the units are
+  // single neurons.
+  static double run_bytes(const DecoderPlan& plan, std::int64_t neurons, bool files) {
+    const double own = pipeline_bytes(plan, neurons, plan.multi_unit);
+    return files ? std::max(own, pipeline_bytes(plan, neurons, !plan.multi_unit)) : own;
   }
 
   // The largest arrays of the pipeline on the backend, from the plan: the spike trains (a byte per unit and
   // sample), the responses (units x train samples), the FFT rows and spectra (for a length of at most twice the
   // next power of two above train samples + lag: the PSC taps are shorter than the training window), the stimulus,
-  // Γ and Υ; refused (exit 2) beyond the backend's free memory. The host holds the stimulus in double.
-  static MemoryStatement memory(const DecoderPlan& plan, const RunRequest&) {
+  // Γ and Υ, the neurons' parameters; with output files, of both decodes (run_bytes). Refused (exit 2) beyond the
+  // backend's free memory. The host holds the stimulus in double and every τ_psc (on a GPU, while they are drawn, a
+  // host copy of every parameter).
+  static MemoryStatement memory(const DecoderPlan& plan, const RunRequest& request) {
     const double tr = double(plan.train_samples), te = double(plan.test_samples);
     const auto lag = static_cast<std::int64_t>(std::llround(plan.max_lag_ms / plan.dt_ms));
+    const bool files = !request.out_dir.empty();
     MemoryStatement m;
-    m.device_bytes = pipeline_bytes(plan, plan.neurons);
-    m.host_bytes = 16.0 * (tr + 2 * te + 2.0 * double(lag));
+    m.device_bytes = run_bytes(plan, plan.neurons, files);
+    m.host_bytes = 16.0 * (tr + 2 * te + 2.0 * double(lag)) +
+                   8.0 * double(plan.neurons) * (Backend::is_gpu ? 1.0 + kNeuronDoubles : 1.0);
     const auto hw = Backend::describe();
     const double free = double(hw.free_memory_bytes);
     if (free > 0 && m.device_bytes > free)
       throw NotEnoughMemory(fmt::format(
-          "{}: [population]: {} neurons decoded over {:.0f} training samples need about {} on {} ({}) but {} are free; "
-          "at most {} neurons fit with this training window (or a shorter window)",
-          plan.config->source.string(), plan.neurons, tr, byte_text(m.device_bytes), Backend::name, hw.device,
-          byte_text(free),
-          largest_fitting(plan.neurons, free, [&](std::int64_t n) { return pipeline_bytes(plan, n); })));
+          "{}: [population]: {} neurons decoded over {:.0f} training samples{} need about {} on {} ({}) but {} are "
+          "free; at most {} neurons fit with this training window (or a shorter window)",
+          plan.config->source.string(), plan.neurons, tr,
+          files ? fmt::format(" ({} units, then {} for the picture's other estimate)",
+                              plan.multi_unit ? "multi" : "single", plan.multi_unit ? "single units" : "multi-units")
+                : std::string(),
+          byte_text(m.device_bytes), Backend::name, hw.device, byte_text(free),
+          largest_fitting(plan.neurons, free, [&](std::int64_t n) { return run_bytes(plan, n, files); })));
     return m;
   }
 

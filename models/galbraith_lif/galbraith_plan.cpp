@@ -32,6 +32,25 @@ std::int64_t kbrain_layout_bytes(std::int64_t n, std::int64_t s, std::int64_t ta
   return common + 2 * n + 2 * n * real + s * study_buffer_stride(taps) * real + s * real;
 }
 
+double network_host_peak_bytes(Topology topology, std::int64_t neurons, double synapses, std::int64_t taps,
+                               SynapseUpdate update, std::int64_t state_real_bytes) {
+  const double offsets = 8.0 * double(neurons + 1);
+  const double held = offsets + 8.0 * synapses;
+  // While it is built: a random draw (galbraith_network.cpp) keeps each drawn pair's 8-byte key in a vector and in a
+  // hash set, which reserves two 8-byte buckets a pair and allocates a 16-byte node in a 32-byte heap block, 56 bytes
+  // a synapse at most (the dense case draws the fewer pairs left out, then holds them and the kept ones, 16 bytes a
+  // synapse, and then the keys beside the sources and weights, 16 too); a connection file is read whole (16 bytes a
+  // record) beside the network it fills and a fill cursor per neuron; ring and full fill the held arrays only.
+  const double built = topology == Topology::Random ? offsets + 56.0 * synapses
+                       : topology == Topology::File ? held + 16.0 * synapses + 8.0 * double(neurons)
+                                                    : held;
+  const double state =
+      state_real_bytes > 0
+          ? double(kbrain_layout_bytes(neurons, static_cast<std::int64_t>(synapses), taps, update, state_real_bytes))
+          : 0.0;
+  return std::max(built, held + state);
+}
+
 namespace {
 
 // A file's size; 0 when it cannot be read (its reader then says why).
@@ -63,38 +82,32 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, Galbr
     throw ConfigError(fmt::format("{}: compare.densities sets network.synapses of a random network (topology = \"{}\")",
                                   cfg.source.string(), s.text("network.topology")));
   const float w = static_cast<float>(plan.params.weight);
-  // The host network (offsets, a source and a weight per synapse; a random draw also keeps its 8-byte keys) is
-  // checked against the host's available memory before it is built; `fits(available)` says the largest network of
-  // this topology that would fit.
+  // The host network, with the generator's temporaries and, where the run's state is host memory too (a CPU backend),
+  // that state (in float, the least a run takes) beside it, is checked against the memory available before any of it
+  // is built; the refusal says the largest network of this topology that fits. The run's own check
+  // (GalbraithSimulation::memory) follows for its precision on its backend.
   const double available = double(host_available_memory_bytes());
-  auto require_host = [&](double synapses, double per_synapse, const auto& fits) {
-    plan.host_bytes = 8.0 * double(n + 1) + per_synapse * synapses;
-    if (available <= 0 || plan.host_bytes <= available) return;
-    require_host_bytes(plan.host_bytes, available, cfg.source.string(),
-                       fmt::format("[network]: the host network of {} neurons and {:.0f} synapses", n, synapses),
-                       fits());
-  };
-  // Synapses beside the offsets of n neurons: what is left of `available`, `per_synapse` bytes each.
-  auto synapses_fit = [&](double per_synapse) {
-    return std::max(0.0, std::floor((available - 8.0 * double(n + 1)) / per_synapse));
+  const std::int64_t state_real = request.state_on_host ? 4 : 0;
+  auto require_host = [&](double synapses) {
+    const auto peak = [&](std::int64_t neurons, double synapse_count) {
+      return network_host_peak_bytes(plan.topology, neurons, synapse_count, plan.taps(), plan.update, state_real);
+    };
+    const double need = peak(n, synapses);
+    if (available <= 0 || need <= available) return;
+    require_host_bytes(need, available, cfg.source.string(),
+                       fmt::format("[network]: the host network of {} neurons and {:.0f} synapses{}", n, synapses,
+                                   state_real ? " and, on this CPU backend, the run's state (float, at least)" : ""),
+                       largest_network_text(plan.topology, n, synapses, available, peak));
   };
   Stopwatch build;
   switch (plan.topology) {
     case Topology::Ring:
-      require_host(double(n), 8, [&] {
-        return fmt::format("at most {} neurons fit (network.neurons)",
-                           largest_fitting(n, available, [](std::int64_t k) { return 16.0 * double(k) + 8.0; }));
-      });
+      require_host(double(n));
       plan.network = std::make_shared<HostNetwork>(ring_network(n, w));
       break;
     case Topology::Full:
       if (n > 46340) s.fail("network.neurons", fmt::format("{} neurons fully connected exceed 2^31 synapses", n));
-      require_host(double(n) * double(n), 8, [&] {
-        return fmt::format("at most {} neurons fully connected fit (network.neurons)",
-                           largest_fitting(n, available, [](std::int64_t k) {
-                             return 8.0 * double(k + 1) + 8.0 * double(k) * double(k);
-                           }));
-      });
+      require_host(double(n) * double(n));
       plan.network = std::make_shared<HostNetwork>(full_network(n, w));
       break;
     case Topology::Random: {
@@ -107,21 +120,18 @@ void read_network(const ExperimentConfig& cfg, const PlanRequest& request, Galbr
         s.fail("network.synapses", fmt::format("must be in [1, min(N^2, 2^31 - 1)] = [1, {:.0f}] for N = {} (got {:.0f})",
                                                std::min(pairs, double(std::numeric_limits<std::int32_t>::max())), n,
                                                synapses));
-      require_host(synapses, 16, [&] {
-        return fmt::format("at most {:.0f} synapses among {} neurons fit (network.synapses)", synapses_fit(16), n);
-      });
+      require_host(synapses);
       plan.network = std::make_shared<HostNetwork>(
           random_network(n, static_cast<std::int64_t>(synapses), static_cast<std::uint64_t>(s.integer("network.seed")), w));
       break;
     }
     case Topology::File:
-      require_host(double(file_bytes(s.file("network.file"))) / double(kConnectionRecordBytes), 8, [&] {
-        return fmt::format("at most {:.0f} of the file's synapse records fit", synapses_fit(8));
-      });
+      require_host(double(file_bytes(s.file("network.file"))) / double(kConnectionRecordBytes));
       plan.network = std::make_shared<HostNetwork>(
           read_connection_file(s.file("network.file"), n, s.text("network.weights") == "file", w));
       break;
   }
+  plan.host_bytes = 8.0 * double(n + 1) + 8.0 * double(plan.network->synapses());  // what the plan holds
   plan.network_build_s = build.seconds();
 }
 
@@ -147,8 +157,8 @@ GalbraithPlan make_galbraith_plan(const ExperimentConfig& cfg, const PlanRequest
   const std::string update = request.variant.empty() ? s.text("simulation.synapse_update") : request.variant;
   plan.update = update == "agent" ? SynapseUpdate::Agent : SynapseUpdate::Event;
   plan.stage_timing = s.flag("simulation.stage_timing");
+  plan.filter = psc_filter(plan.params, plan.dt_ms);  // before the network: its taps size the run's state
   read_network(cfg, request, plan);
-  plan.filter = psc_filter(plan.params, plan.dt_ms);
   plan.refractory_steps = refractory_steps(plan.params, plan.dt_ms);
   const std::vector<std::int64_t> stimulated = s.given("stimulus.neurons") ? s.integers("stimulus.neurons")
                                                                            : std::vector<std::int64_t>{0};

@@ -29,9 +29,11 @@
 
 namespace kbrain::galbraith {
 
-// Refuses a network whose arrays exceed the memory `device` has free, before anything is allocated; the message
-// names kbrain's bytes and those of the study's layout (Table 4.2).
-void require_memory(const GalbraithPlan& plan, std::int64_t real_bytes, std::uint64_t available, const std::string& device);
+// Refuses (NotEnoughMemory, exit 2) a network whose arrays exceed the memory `device` has free, before anything is
+// allocated; the message names kbrain's bytes, those of the study's layout (Table 4.2) and the largest network of
+// the topology that fits. state_on_host: the device is the host, which also holds the plan's network.
+void require_memory(const GalbraithPlan& plan, std::int64_t real_bytes, std::uint64_t available,
+                    const std::string& device, bool state_on_host = false);
 
 // Per-neuron spike counts as CSV ("neuron,count"), written to a temporary name and renamed.
 void write_spike_counts(const std::filesystem::path& file, const std::vector<std::int32_t>& counts);
@@ -64,7 +66,8 @@ class GalbraithSimulation {
   // the run adds the spike counts.
   static MemoryStatement memory(const GalbraithPlan& plan, const RunRequest&) {
     const auto hw = Backend::describe();
-    require_memory(plan, sizeof(Real), hw.free_memory_bytes, std::string(Backend::name) + " (" + hw.device + ")");
+    require_memory(plan, sizeof(Real), hw.free_memory_bytes, std::string(Backend::name) + " (" + hw.device + ")",
+                   !Backend::is_gpu);
     MemoryStatement m;
     m.device_bytes = double(kbrain_layout_bytes(plan.neurons(), plan.synapses(), plan.taps(), plan.update, sizeof(Real)));
     m.host_bytes = 4.0 * double(plan.neurons());

@@ -106,6 +106,38 @@ image::Rgb8Image generated_som_image(std::int64_t width, std::int64_t height, st
   return img;
 }
 
+namespace {
+
+// The host bytes of a `pixels`-pixel picture read or drawn for the plan (`picture_bytes` while it is made), with, where
+// the run's arrays are host memory too (a CPU backend, state_on_host), the SOM's arrays beside it in float, the least
+// a run takes: the backend's weights, picture and reductions (som_device_bytes) and the weights' copy for the
+// checkpoint pictures (SomSimulation::memory). Refused before the picture exists, naming the largest square-bounded
+// grid that fits beside it.
+void require_picture_fits(const ExperimentConfig& cfg, const SomPlan& plan, double picture_bytes, std::int64_t pixels,
+                          bool state_on_host, const std::string& what) {
+  const auto state = [&](std::int64_t w, std::int64_t h) {
+    return state_on_host ? double(som_device_bytes(w, h, pixels, 4)) + 3.0 * double(w * h) * 5.0 : 0.0;
+  };
+  const double available = double(host_available_memory_bytes());
+  const double need = picture_bytes + state(plan.width, plan.height);
+  if (available <= 0 || need <= available) return;
+  std::string fits;
+  if (state_on_host && picture_bytes < available) {
+    const std::int64_t side = largest_fitting(std::max(plan.width, plan.height), available, [&](std::int64_t k) {
+      return picture_bytes + state(std::min(plan.width, k), std::min(plan.height, k));
+    });
+    fits = fmt::format("a grid of {} x {} neurons fits beside this picture", std::min(plan.width, side),
+                       std::min(plan.height, side));
+  }
+  require_host_bytes(need, available, cfg.source.string(),
+                     what + (state_on_host ? fmt::format(" and, on this CPU backend, the {} x {} SOM (float, at least)",
+                                                         plan.width, plan.height)
+                                           : std::string()),
+                     fits);
+}
+
+}  // namespace
+
 SomPlan make_som_plan(const ExperimentConfig& cfg, const PlanRequest& request) {
   SomPlan plan;
   plan.config = &cfg;
@@ -134,9 +166,10 @@ SomPlan make_som_plan(const ExperimentConfig& cfg, const PlanRequest& request) {
       // its size from the header: a picture whose decoding would not fit is refused before it is decoded
       plan.input = std::make_shared<const image::Rgb8Image>(
           image::read_rgb8(file, kSomMaxElements, [&](std::int64_t w, std::int64_t h, int channels) {
-            require_host_bytes(double(image::decoded_image_bytes(w, h, channels)), cfg.source.string(),
-                               fmt::format("input.image: {}: the {} x {} picture, decoded ({} channels a pixel)",
-                                           file.string(), w, h, channels));
+            require_picture_fits(cfg, plan, double(image::decoded_image_bytes(w, h, channels)), w * h,
+                                 request.state_on_host,
+                                 fmt::format("input.image: {}: the {} x {} picture, decoded ({} channels a pixel)",
+                                             file.string(), w, h, channels));
           }));
     } catch (const image::ImageError& e) {
       s.fail("input.image", e.what());
@@ -149,8 +182,8 @@ SomPlan make_som_plan(const ExperimentConfig& cfg, const PlanRequest& request) {
       s.fail("input.width", fmt::format("a {} x {} image has {:.0f} pixels; at most 2^31 - 1", w, h, double(w) * double(h)));
     const auto seed = static_cast<std::uint64_t>(s.integer("input.seed"));
     plan.host_bytes = 3.0 * double(w) * double(h);
-    require_host_bytes(plan.host_bytes, cfg.source.string(),
-                       fmt::format("input: the generated {} x {} picture", w, h));
+    require_picture_fits(cfg, plan, plan.host_bytes, w * h, request.state_on_host,
+                         fmt::format("input: the generated {} x {} picture", w, h));
     plan.input = std::make_shared<const image::Rgb8Image>(generated_som_image(w, h, seed));
     plan.input_label = fmt::format("generated {} x {}, seed {}", w, h, seed);
   }

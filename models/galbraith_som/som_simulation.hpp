@@ -80,22 +80,31 @@ class SomSimulation {
   using Weights = std::array<std::vector<Real>, 3>;
 
   // The weights, picture and reductions on the backend (som_device_bytes), refused (exit 2) beyond its free memory,
-  // with the largest grid that fits; on the host the run adds the weights' copy for the checkpoint pictures.
+  // with the largest grid that fits; on the host the run adds the weights' copy for the checkpoint pictures, which on
+  // a CPU backend shares that memory: there both are checked together.
   static MemoryStatement memory(const SomPlan& plan, const RunRequest&) {
     const auto hw = Backend::describe();
+    const auto on_device = [&](std::int64_t w, std::int64_t h) {
+      return double(som_device_bytes(w, h, plan.pixels(), sizeof(Real)));
+    };
+    const auto on_host = [&](std::int64_t w, std::int64_t h) { return double(3 * w * h) * double(sizeof(Real) + 1); };
+    const auto need = [&](std::int64_t w, std::int64_t h) {
+      return on_device(w, h) + (Backend::is_gpu ? 0.0 : on_host(w, h));
+    };
     MemoryStatement m;
-    m.device_bytes = double(som_device_bytes(plan.width, plan.height, plan.pixels(), sizeof(Real)));
-    m.host_bytes = double(3 * plan.neurons()) * double(sizeof(Real) + 1);
+    m.device_bytes = on_device(plan.width, plan.height);
+    m.host_bytes = on_host(plan.width, plan.height);
     const double free = double(hw.free_memory_bytes);
-    if (free > 0 && m.device_bytes > free)
+    if (free > 0 && need(plan.width, plan.height) > free)
       throw NotEnoughMemory(fmt::format(
-          "{}: [som]: a {} x {} SOM with a {} x {} picture needs {} on {} ({}) but {} are free; at most {} neurons "
+          "{}: [som]: a {} x {} SOM with a {} x {} picture needs {} on {} ({}){} but {} are free; at most {} neurons "
           "fit beside this picture",
           plan.config->source.string(), plan.width, plan.height, plan.input->width, plan.input->height,
-          byte_text(m.device_bytes), Backend::name, hw.device, byte_text(free),
+          byte_text(need(plan.width, plan.height)), Backend::name, hw.device,
+          Backend::is_gpu ? "" : " with the weights' host copy", byte_text(free),
           largest_fitting(plan.neurons(), free, [&](std::int64_t n) {
             const auto side = static_cast<std::int64_t>(std::ceil(std::sqrt(double(n))));  // a square grid
-            return double(som_device_bytes(side, side, plan.pixels(), sizeof(Real)));
+            return need(side, side);
           })));
     return m;
   }
