@@ -189,6 +189,8 @@ RunFolderSpikes read_run_folder_spikes(const fs::path& dir) {
     throw ConfigError(fmt::format("{}: no \"dt_ms\" > 0 (not a run's run.json?)", json.string()));
   run.dt_ms = dt->second;
   run.steps = whole_number(m, json, "steps");
+  // a run's "steps" are its timed steps; the warm-up before them is simulated and recorded too
+  if (m.numbers.count("warmup_steps")) run.steps += whole_number(m, json, "warmup_steps");
   run.neurons = whole_number(m, json, "neurons", " (not a spiking run)");
   if (run.neurons > std::numeric_limits<std::int32_t>::max())
     throw ConfigError(fmt::format("{}: {} neurons: more than the spike files can index", json.string(), run.neurons));

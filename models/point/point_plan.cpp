@@ -10,6 +10,7 @@
 #include "core/timing/stopwatch.hpp"
 #include "models/point/point_schema.hpp"
 #include "models/point/projection_setup.hpp"
+#include "models/runtime/memory_statement.hpp"
 #include "spiking/network_memory.hpp"
 
 namespace kbrain::point {
@@ -93,7 +94,7 @@ void require_population_memory(const ExperimentConfig& cfg, const spiking::Netwo
   const double available = double(host_available_memory_bytes());
   if (available <= 0 || need <= available) return;
   const PopulationNetworkConfig& c = *cfg.spiking.population_network;
-  throw ConfigError(fmt::format("{}: [network]: {} neurons{} need {:.2f} GiB of host memory but {:.2f} GiB are "
+  throw NotEnoughMemory(fmt::format("{}: [network]: {} neurons{} need {:.2f} GiB of host memory but {:.2f} GiB are "
                                 "available (measured before the run allocated anything); about network.scale = {:.3g} "
                                 "fits",
                                 cfg.source.string(), ns.neurons,
@@ -120,7 +121,7 @@ void require_host_setup_memory(const ExperimentConfig& cfg, const spiking::Netwo
     const std::int64_t mid = lo + (hi - lo) / 2;
     (host_setup_bytes(sized(mid), state_on_host) <= available ? lo : hi) = mid;
   }
-  throw ConfigError(fmt::format("{}: [network]: {} neurons need {:.2f} GiB of host memory for their initial values "
+  throw NotEnoughMemory(fmt::format("{}: [network]: {} neurons need {:.2f} GiB of host memory for their initial values "
                                 "and drive{} but {:.2f} GiB are available (measured before the run allocated "
                                 "anything); at most {} neurons of this network's rule fit",
                                 cfg.source.string(), ns.neurons, need / 1073741824.0,
