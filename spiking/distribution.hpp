@@ -21,38 +21,6 @@ inline constexpr double kNormalDrawBound = 8.572;
 // Redraws tried before a value out of [min, max] is clipped instead (at 10 % rejection, 2^-64 of the draws).
 inline constexpr int kMaxRedraws = 64;
 
-// libm on the host, CUDA's math library on the device (no Kokkos: host-only libraries include this header).
-namespace dist_math {
-KBRAIN_HOST_DEVICE inline double log(double x) {
-#if defined(__CUDA_ARCH__)
-  return ::log(x);
-#else
-  return std::log(x);
-#endif
-}
-KBRAIN_HOST_DEVICE inline double sqrt(double x) {
-#if defined(__CUDA_ARCH__)
-  return ::sqrt(x);
-#else
-  return std::sqrt(x);
-#endif
-}
-KBRAIN_HOST_DEVICE inline double cos(double x) {
-#if defined(__CUDA_ARCH__)
-  return ::cos(x);
-#else
-  return std::cos(x);
-#endif
-}
-KBRAIN_HOST_DEVICE inline double exp(double x) {
-#if defined(__CUDA_ARCH__)
-  return ::exp(x);
-#else
-  return std::exp(x);
-#endif
-}
-}  // namespace dist_math
-
 struct DistRule {
   enum Kind : int { Constant = 0, Normal = 1, Uniform = 2, Lognormal = 3 };
   enum Bound : int { None = 0, Redraw = 1, Clip = 2 };
@@ -72,10 +40,12 @@ struct DistRule {
     const double u1 = counter_uniform(key, stream, 2 * attempt);
     if (kind == Uniform) return affine_unfused(a, b, u1);
     const double u2 = counter_uniform(key, stream, 2 * attempt + 1);
-    const double z = dist_math::sqrt(-2.0 * dist_math::log(1.0 - u1)) * dist_math::cos(6.283185307179586 * u2);
+    // the global functions: libm on the host, CUDA's math library on the device (no Kokkos here: host-only
+    // libraries include this header)
+    const double z = ::sqrt(-2.0 * ::log(1.0 - u1)) * ::cos(6.283185307179586 * u2);
     const double zq = static_cast<double>(round_half_away(z * 0x1p20)) * 0x1p-20;
     const double x = affine_unfused(a, b, zq);
-    return kind == Normal ? x : dist_math::exp(x);
+    return kind == Normal ? x : ::exp(x);
   }
 
   KBRAIN_HOST_DEVICE inline double at(std::uint64_t key, std::uint64_t stream) const {

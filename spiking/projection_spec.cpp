@@ -32,8 +32,9 @@ const char* to_string(ConnectionRule r) {
   return "?";
 }
 
-double ProjectionNetwork::expected_synapses(std::size_t k) const {
-  const ProjectionSpec& p = projections[k];
+double ProjectionNetwork::expected_synapses(std::size_t k) const { return expected_synapses(projections[k]); }
+
+double ProjectionNetwork::expected_synapses(const ProjectionSpec& p) const {
   const double nx = double(populations[p.source].size), ny = double(populations[p.target].size);
   switch (p.rule) {
     case ConnectionRule::FixedTotalNumber: return double(p.count);
@@ -67,6 +68,65 @@ std::int32_t ProjectionNetwork::max_delay_steps() const {
   return m;
 }
 
+void check_projection(const ProjectionNetwork& n, const ProjectionSpec& p) {
+  const auto fail = [&](const std::string& what) {
+    throw std::invalid_argument(fmt::format("projection {}: {}", p.name, what));
+  };
+  if (p.source < 0 || p.target < 0 || p.source >= int(n.populations.size()) || p.target >= int(n.populations.size()))
+    fail("unknown population");
+  const std::int64_t nx = n.populations[p.source].size, ny = n.populations[p.target].size;
+  const bool same = p.source == p.target;
+  if (p.count < 0) fail("a negative count");
+  if (!(p.probability >= 0 && p.probability <= 1)) fail(fmt::format("probability {} is outside [0, 1]", p.probability));
+  if (p.receptor < 0 || p.receptor >= kMaxReceptors) fail("receptor out of range");
+  if (double(nx) * double(ny) >= kMaxPairs) fail("more than 2^48 (source, target) pairs");
+  if (n.expected_synapses(p) >= kMaxPairs)
+    fail("more than 2^48 synapses");
+  const double possible = candidates(n, p);
+  switch (p.rule) {
+    case ConnectionRule::FixedTotalNumber:
+      if (p.count > 0 && possible < 1) fail("no (source, target) pair is allowed");
+      if (!p.multapses && double(p.count) > possible)
+        fail(fmt::format("{} synapses without multapses, but only {} pairs exist", p.count, possible));
+      if (double(p.count) >= kMaxPairs) fail("more than 2^48 synapses");
+      break;
+    case ConnectionRule::FixedIndegree: {
+      const std::int64_t sources = nx - (same && !p.autapses ? 1 : 0);
+      if (p.count > 0 && sources < 1) fail("no source is allowed");
+      if (!p.multapses && p.count > sources)
+        fail(fmt::format("in-degree {} without multapses, but only {} sources", p.count, sources));
+      break;
+    }
+    case ConnectionRule::FixedOutdegree: {
+      const std::int64_t targets = ny - (same && !p.autapses ? 1 : 0);
+      if (p.count > 0 && targets < 1) fail("no target is allowed");
+      if (!p.multapses && p.count > targets)
+        fail(fmt::format("out-degree {} without multapses, but only {} targets", p.count, targets));
+      break;
+    }
+    case ConnectionRule::OneToOne:
+      if (nx != ny) fail(fmt::format("one_to_one needs equal sizes (source {}, target {})", nx, ny));
+      break;
+    default: break;
+  }
+  const bool counted = p.rule == ConnectionRule::FixedTotalNumber || p.rule == ConnectionRule::FixedIndegree ||
+                       p.rule == ConnectionRule::FixedOutdegree;
+  if (counted && !p.multapses)
+    fail(fmt::format("allow_multapses = false is not supported by {} (the generator draws with replacement, as NEST's "
+                     "default); use pairwise_bernoulli or all_to_all for distinct pairs", to_string(p.rule)));
+  for (const DistRule* d : {&p.weight, &p.delay_ms}) {
+    if (d->kind != DistRule::Constant && !(d->b >= 0)) fail("a negative standard deviation or span");
+    if (d->bound != DistRule::None && !(d->min <= d->max)) fail("min above max");
+    if (!std::isfinite(d->lowest()) || !std::isfinite(d->highest())) fail("a distribution without finite bounds");
+  }
+  const double shortest = p.delay_ms.lowest();
+  if (!(p.delay_ms.kind == DistRule::Constant && p.delay_ms.a == 0) && shortest < n.dt_ms / 2)
+    fail(fmt::format("delays can be {} ms, below half a step ({} ms), which rounds to no delay: give min >= {} with "
+                     "clip = \"redraw\" (or a constant 0 for arrival at the next step)",
+                     shortest, n.dt_ms / 2, n.dt_ms / 2));
+  if (delay_steps(p.delay_ms.highest(), n.dt_ms) > 32767) fail("delays above 32767 steps");
+}
+
 void check_projection_network(const ProjectionNetwork& n) {
   if (n.populations.empty()) throw std::invalid_argument("network: no populations");
   std::int64_t next = 0;
@@ -78,64 +138,7 @@ void check_projection_network(const ProjectionNetwork& n) {
   if (next > std::numeric_limits<std::int32_t>::max() - 1)
     throw std::invalid_argument(fmt::format("network: {} neurons, at most 2^31-2", next));
   if (n.projections.size() >= (1u << 16)) throw std::invalid_argument("network: at most 65535 projections");
-  for (const auto& p : n.projections) {
-    const auto fail = [&](const std::string& what) {
-      throw std::invalid_argument(fmt::format("projection {}: {}", p.name, what));
-    };
-    if (p.source < 0 || p.target < 0 || p.source >= int(n.populations.size()) || p.target >= int(n.populations.size()))
-      fail("unknown population");
-    const std::int64_t nx = n.populations[p.source].size, ny = n.populations[p.target].size;
-    const bool same = p.source == p.target;
-    if (p.count < 0) fail("a negative count");
-    if (!(p.probability >= 0 && p.probability <= 1)) fail(fmt::format("probability {} is outside [0, 1]", p.probability));
-    if (p.receptor < 0 || p.receptor >= kMaxReceptors) fail("receptor out of range");
-    if (double(nx) * double(ny) >= kMaxPairs) fail("more than 2^48 (source, target) pairs");
-    if (n.expected_synapses(static_cast<std::size_t>(&p - n.projections.data())) >= kMaxPairs)
-      fail("more than 2^48 synapses");
-    const double possible = candidates(n, p);
-    switch (p.rule) {
-      case ConnectionRule::FixedTotalNumber:
-        if (p.count > 0 && possible < 1) fail("no (source, target) pair is allowed");
-        if (!p.multapses && double(p.count) > possible)
-          fail(fmt::format("{} synapses without multapses, but only {} pairs exist", p.count, possible));
-        if (double(p.count) >= kMaxPairs) fail("more than 2^48 synapses");
-        break;
-      case ConnectionRule::FixedIndegree: {
-        const std::int64_t sources = nx - (same && !p.autapses ? 1 : 0);
-        if (p.count > 0 && sources < 1) fail("no source is allowed");
-        if (!p.multapses && p.count > sources)
-          fail(fmt::format("in-degree {} without multapses, but only {} sources", p.count, sources));
-        break;
-      }
-      case ConnectionRule::FixedOutdegree: {
-        const std::int64_t targets = ny - (same && !p.autapses ? 1 : 0);
-        if (p.count > 0 && targets < 1) fail("no target is allowed");
-        if (!p.multapses && p.count > targets)
-          fail(fmt::format("out-degree {} without multapses, but only {} targets", p.count, targets));
-        break;
-      }
-      case ConnectionRule::OneToOne:
-        if (nx != ny) fail(fmt::format("one_to_one needs equal sizes (source {}, target {})", nx, ny));
-        break;
-      default: break;
-    }
-    const bool counted = p.rule == ConnectionRule::FixedTotalNumber || p.rule == ConnectionRule::FixedIndegree ||
-                         p.rule == ConnectionRule::FixedOutdegree;
-    if (counted && !p.multapses)
-      fail(fmt::format("allow_multapses = false is not supported by {} (the generator draws with replacement, as NEST's "
-                       "default); use pairwise_bernoulli or all_to_all for distinct pairs", to_string(p.rule)));
-    for (const DistRule* d : {&p.weight, &p.delay_ms}) {
-      if (d->kind != DistRule::Constant && !(d->b >= 0)) fail("a negative standard deviation or span");
-      if (d->bound != DistRule::None && !(d->min <= d->max)) fail("min above max");
-      if (!std::isfinite(d->lowest()) || !std::isfinite(d->highest())) fail("a distribution without finite bounds");
-    }
-    const double shortest = p.delay_ms.lowest();
-    if (!(p.delay_ms.kind == DistRule::Constant && p.delay_ms.a == 0) && shortest < n.dt_ms / 2)
-      fail(fmt::format("delays can be {} ms, below half a step ({} ms), which rounds to no delay: give min >= {} with "
-                       "bound = \"redraw\" (or a constant 0 for arrival at the next step)",
-                       shortest, n.dt_ms / 2, n.dt_ms / 2));
-    if (delay_steps(p.delay_ms.highest(), n.dt_ms) > 32767) fail("delays above 32767 steps");
-  }
+  for (const auto& p : n.projections) check_projection(n, p);
 }
 
 }  // namespace kbrain::spiking

@@ -47,6 +47,7 @@ struct ProjectionNetwork {
   }
   // Synapses of projection k: exact for every rule but pairwise_bernoulli (its mean).
   double expected_synapses(std::size_t k) const;
+  double expected_synapses(const ProjectionSpec& p) const;  // p: one of this network's, or one to be added
   double expected_synapses() const;
   // The same, bounded above (Bernoulli: mean + 8 standard deviations), for memory plans.
   double synapse_bound() const;
@@ -63,6 +64,8 @@ KBRAIN_HOST_DEVICE inline std::int32_t delay_steps(double delay_ms, double dt_ms
 
 // Checks every index, size and rule option (throws std::invalid_argument naming the projection).
 void check_projection_network(const ProjectionNetwork& n);
+// The same for one projection of (or for) network n.
+void check_projection(const ProjectionNetwork& n, const ProjectionSpec& p);
 
 const char* to_string(ConnectionRule r);
 

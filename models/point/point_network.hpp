@@ -87,11 +87,9 @@ class PointNetworkSimulation {
     }
     upload(state_.i_ext, setup.i_ext);
     upload(state_.noise_sd, setup.noise_sd);
-    double drive_weight = 0;  // the largest Poisson-drive weight: receptor 0's fixed-point grid holds it too
-    for (const double w : setup.poisson_weight) drive_weight = std::fmax(drive_weight, std::fabs(w));
     {
       auto made = setup.projections
-                      ? spiking::generate_projection_synapses<Exec>(*setup.projections, drive_weight)
+                      ? spiking::generate_projection_synapses<Exec>(*setup.projections, setup.drive_weight_bound())
                       : spiking::make_synapses<Exec>(setup.network, setup.delays, setup.dense_synapses,
                                                      setup.given_network ? &*setup.given_network : nullptr);
       synapses_ = made.csr;

@@ -2,6 +2,7 @@
 // Everything a point-neuron network run needs, prepared on the host: parameters, the synapse network's rules (the
 // network itself is generated on the simulating backend, spiking/generated_synapses.hpp), and the per-neuron initial
 // values, cell parameters and input drive (all from counter-based draws keyed on the seed).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,6 +43,13 @@ struct PointSetup {
   // neurons and no synapses), with an optional Poisson-count drive per neuron (spiking/poisson_drive.hpp).
   std::optional<spiking::ProjectionNetwork> projections;
   std::vector<double> poisson_lambda, poisson_weight;  // expected count per step, weight (model units); empty: none
+
+  // The largest |Poisson-drive weight|: receptor 0's fixed-point grid must hold it too.
+  double drive_weight_bound() const {
+    double w = 0;
+    for (const double x : poisson_weight) w = std::max(w, x < 0 ? -x : x);
+    return w;
+  }
 };
 
 // Initial values, Izhikevich cell parameters (r ~ U(0,1) keyed on (seed, neuron)) and the drive.

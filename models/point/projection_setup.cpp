@@ -119,15 +119,12 @@ spiking::ProjectionNetwork scaled_projection_network(const PopulationNetworkConf
     } else {
       s.rule = spiking::ConnectionRule::AllToAll;
     }
-    net.projections.push_back(std::move(s));
-    // each projection checked on its own, so that the message names its table
-    spiking::ProjectionNetwork one = net;
-    one.projections = {net.projections.back()};
-    try {
-      spiking::check_projection_network(one);
+    try {  // each projection checked on its own, so that the message names its table
+      spiking::check_projection(net, s);
     } catch (const std::invalid_argument& e) {
       fail_at(pc.where, e.what());
     }
+    net.projections.push_back(std::move(s));
   }
   spiking::check_projection_network(net);
   return net;
@@ -148,20 +145,14 @@ std::vector<double> scaling_compensation(const PopulationNetworkConfig& c, const
                                     pc.name));
     return *pc.expected_rate;
   };
-  for (const auto& pc : c.projections) {
-    const int x = population_index(c, pc.source), y = population_index(c, pc.target);
-    const DistRule w = rule_of(pc.weight, 1.0);
-    double synapses = 0;  // full scale
-    const double nx = double(c.populations[x].size), ny = double(c.populations[y].size);
-    if (pc.rule == "fixed_total_number") synapses = double(pc.count);
-    else if (pc.rule == "fixed_indegree") synapses = ny * double(pc.count);
-    else if (pc.rule == "fixed_outdegree") synapses = nx * double(pc.count);
-    else if (pc.rule == "pairwise_bernoulli") synapses = nx * ny * pc.probability;
-    else if (pc.rule == "one_to_one") synapses = nx;
-    else synapses = nx * ny;
-    const int receptor = receptor_of(pc, w, p);
+  PopulationNetworkConfig full = c;  // in-degrees and mean weights at full scale
+  full.n_scaling = full.k_scaling = 1;
+  const spiking::ProjectionNetwork net = scaled_projection_network(full, p, 0);
+  for (std::size_t k = 0; k < net.projections.size(); ++k) {
+    const spiking::ProjectionSpec& s = net.projections[k];
+    const double in_degree = net.expected_synapses(k) / double(net.populations[s.target].size);
     // mean input (model units of the weight, mV here) = tau (s) * in-degree * weight * rate
-    delta[y] += keep * tau_of(p, receptor) * 1e-3 * (synapses / ny) * w.mean() * rate(x);
+    delta[s.target] += keep * tau_of(p, s.receptor) * 1e-3 * in_degree * s.weight.mean() * rate(s.source);
   }
   for (std::size_t y = 0; y < c.populations.size(); ++y)
     if (const auto& d = c.populations[y].poisson)

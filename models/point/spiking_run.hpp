@@ -172,7 +172,7 @@ class SpikingRun {
     else if (setup.projections)
       written = spiking::write_synapse_arrays(
           out_dir_, spiking::generate_projection_synapses<Kokkos::DefaultHostExecutionSpace>(*setup.projections,
-                                                                                             drive_weight(setup))
+                                                                                             setup.drive_weight_bound())
                         .csr);
     else
       written = spiking::write_synapse_arrays(out_dir_, spiking::build_network(setup.network, setup.delays));
@@ -187,12 +187,6 @@ class SpikingRun {
     const double s = sw.seconds();
     res.output_s += s;
     res.details.emplace_back("synapses_export_s", s);
-  }
-
-  static double drive_weight(const PointSetup& setup) {
-    double w = 0;
-    for (const double x : setup.poisson_weight) w = std::fmax(w, std::fabs(x));
-    return w;
   }
 
   const SpikingPlan& plan_;
